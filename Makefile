@@ -1,0 +1,141 @@
+# jbigi - GMP-backed modPow/modInverse for Java, a drop-in libjbigi.so for I2P.
+#
+#   make                  lib/libjbigi.so + build/jbigi.jar, GMP built for this CPU (static)
+#   make GMP=system       the same against the system libgmp.so (quick, not tuned)
+#   make GMP=fat          the same against a portable --enable-fat GMP
+#   make test             C and Java tests; ends with "N passed, N failed"
+#   make speedtest        java net.i2p.util.NativeBigInteger against the built library
+#   make install I2P=dir  copy lib/libjbigi.so into an I2P install directory
+#   make header           regenerate include/jbigi.h after changing the natives
+#   make clean
+
+GMP ?= static
+I2P ?=
+
+# ---- tools and their Debian packages ----
+JAVAC := $(shell command -v javac 2>/dev/null)
+ifeq ($(JAVAC),)
+$(error javac not found: apt-get install openjdk-17-jdk-headless)
+endif
+JAVA_HOME ?= $(patsubst %/bin/javac,%,$(realpath $(JAVAC)))
+JAVA := $(JAVA_HOME)/bin/java
+JAR := $(JAVA_HOME)/bin/jar
+ifeq ($(wildcard $(JAVA_HOME)/include/jni.h),)
+$(error jni.h not found under JAVA_HOME=$(JAVA_HOME): apt-get install openjdk-17-jdk-headless, or set JAVA_HOME to a JDK)
+endif
+ifeq ($(wildcard $(JAVA_HOME)/include/linux/jni_md.h),)
+$(error jni_md.h not found under $(JAVA_HOME)/include/linux: set JAVA_HOME to a full JDK (apt-get install openjdk-17-jdk-headless))
+endif
+JUNIT_JAR ?= /usr/share/java/junit-platform-console-standalone.jar
+
+CC ?= cc
+CFLAGS ?= -O2
+CFLAGS += -std=c11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden
+JNI_CFLAGS := -Iinclude -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+
+# ---- which GMP ----
+ifeq ($(GMP),system)
+  GMP_CFLAGS :=
+  GMP_LIBS := -lgmp
+  GMP_DEPS :=
+  JBIGI_CPU := none
+  ifeq ($(wildcard /usr/include/gmp.h /usr/include/*/gmp.h),)
+    $(error gmp.h not found: apt-get install libgmp-dev)
+  endif
+else ifneq ($(filter static fat,$(GMP)),)
+  # build.sh builds GMP once under build/ and points this link at it.
+  GMP_PREFIX := build/gmp-$(GMP)
+  GMP_CFLAGS := -I$(GMP_PREFIX)/include
+  # --exclude-libs keeps GMP's symbols out of the dynamic symbol table.
+  GMP_LIBS := $(GMP_PREFIX)/lib/libgmp.a -Wl,--exclude-libs,ALL
+  GMP_DEPS := $(GMP_PREFIX)/lib/libgmp.a
+  # The GMP target names the jar resource (libjbigi-linux-<cpu>_64.so), as I2P names its builds.
+  JBIGI_CPU = $(shell t=$$(cat $(GMP_PREFIX)/jbigi-gmp-target 2>/dev/null); \
+                case "$$t" in ""|x86_64|fat) echo none;; *) echo $$t;; esac)
+else
+  $(error GMP must be static, system or fat, not '$(GMP)')
+endif
+
+JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
+C_SOURCES := src/jbigi.c src/convert.c src/arith.c src/version.c
+C_HEADERS := $(wildcard src/*.h) include/jbigi.h
+RESOURCE_NAME = libjbigi-linux-$(JBIGI_CPU)_64.so
+
+.PHONY: all jar test speedtest install header clean distclean check-header
+.DELETE_ON_ERROR:
+
+all: lib/libjbigi.so build/jbigi.jar
+
+# ---- Java classes, and the check that include/jbigi.h matches them ----
+build/classes.stamp: $(JAVA_SOURCES)
+	@rm -rf build/classes build/generated-include
+	@mkdir -p build/classes build/generated-include
+	$(JAVAC) --release 8 -Xlint:all,-options -Werror -d build/classes -h build/generated-include $(JAVA_SOURCES)
+	@touch $@
+
+build/generated-include/net_i2p_util_NativeBigInteger.h: build/classes.stamp
+
+check-header: build/generated-include/net_i2p_util_NativeBigInteger.h
+	@cmp -s $< include/jbigi.h || { \
+	  echo "include/jbigi.h is stale: the natives in NativeBigInteger.java changed. Run 'make header' and commit include/jbigi.h." >&2; \
+	  exit 1; }
+
+header: build/generated-include/net_i2p_util_NativeBigInteger.h
+	cp $< include/jbigi.h
+
+# ---- the native library ----
+$(GMP_PREFIX)/lib/libgmp.a:
+	./build.sh --gmp-only $(GMP)
+
+build/obj-$(GMP)/%.o: src/%.c $(C_HEADERS) $(GMP_DEPS) | check-header
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(JNI_CFLAGS) $(GMP_CFLAGS) -c $< -o $@
+
+# The library is rebuilt whenever the GMP mode changes (the stamp names it).
+build/gmp-mode-$(GMP).stamp:
+	@mkdir -p build
+	@rm -f build/gmp-mode-*.stamp
+	@touch $@
+
+lib/libjbigi.so: $(C_SOURCES:src/%.c=build/obj-$(GMP)/%.o) src/jbigi.map build/gmp-mode-$(GMP).stamp
+	@mkdir -p lib
+	$(CC) -shared -o $@ $(filter %.o,$^) $(GMP_LIBS) \
+	  -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
+
+# ---- the jar: classes, the library as an I2P-named resource, the speed test as Main-Class ----
+jar: build/jbigi.jar
+
+build/jbigi.jar: build/classes.stamp lib/libjbigi.so
+	@rm -rf build/jar-resources && mkdir -p build/jar-resources
+	cp lib/libjbigi.so build/jar-resources/$(RESOURCE_NAME)
+	$(JAR) --create --file $@ --main-class net.i2p.util.NativeBigInteger \
+	  -C build/classes . -C build/jar-resources .
+	@echo "build/jbigi.jar carries $(RESOURCE_NAME)"
+
+# ---- running ----
+speedtest: lib/libjbigi.so build/jbigi.jar
+	$(JAVA) -Djava.library.path=lib -cp build/jbigi.jar net.i2p.util.NativeBigInteger
+
+test: lib/libjbigi.so build/jbigi.jar
+	JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
+	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	  sh test/run-tests.sh
+
+install: lib/libjbigi.so
+ifeq ($(I2P),)
+	@echo "lib/libjbigi.so is built. To use it in I2P: make install I2P=/path/to/i2p"
+	@echo "(the directory holding the router's jars and wrapper.config; then restart the router)."
+	@echo "Any other Java program: put lib/ on -Djava.library.path, or build/jbigi.jar on the classpath."
+else
+	@test -d "$(I2P)" || { echo "I2P=$(I2P) is not a directory" >&2; exit 1; }
+	cp lib/libjbigi.so "$(I2P)/libjbigi.so"
+	@echo "Installed $(I2P)/libjbigi.so. Restart the I2P router to use it."
+endif
+
+clean:
+	rm -rf lib build/classes build/generated-include build/obj-* build/test* build/jar-resources \
+	  build/jbigi.jar build/*.stamp
+
+# Also removes the GMP builds under build/ (minutes to redo).
+distclean: clean
+	rm -rf build lib

@@ -1,0 +1,311 @@
+package net.i2p.util;
+
+import java.math.BigInteger;
+import java.util.Random;
+
+/**
+ * A {@link BigInteger} whose {@code modPow}, {@code modInverse} and
+ * {@code modPowCT} run in GNU MP through the native library jbigi, and fall
+ * back to {@code BigInteger} when that library cannot be loaded.
+ *
+ * <p>Every method returns exactly the value {@code BigInteger} returns for the
+ * same arguments and throws the same exception types, whether or not the
+ * native library is in use.  Results computed natively are
+ * {@code NativeBigInteger}s, so chained operations stay native.
+ *
+ * <p>The library is looked for once, when this class is initialised:
+ * <ol>
+ * <li>{@code -Djbigi.enable=false}: not at all, pure Java;</li>
+ * <li>{@code System.loadLibrary("jbigi")}: {@code libjbigi.so} on
+ *     {@code java.library.path}, as in an I2P install directory;</li>
+ * <li>a library bundled in the jar for this OS and CPU
+ *     ({@code libjbigi-linux-<cpu>_64.so}), copied to a new private temporary
+ *     file and loaded from there;</li>
+ * <li>otherwise pure Java.</li>
+ * </ol>
+ * {@link #loadStatus()} says which happened; nothing is printed unless
+ * {@code -Djbigi.debug=true} is set or {@link #main} runs.
+ *
+ * <p>Instances are immutable and thread-safe, as {@code BigInteger} is.
+ */
+public class NativeBigInteger extends BigInteger {
+    private static final long serialVersionUID = 5L;
+
+    private static final JbigiLoader.Result LIBRARY = JbigiLoader.load();
+
+    /** toByteArray() of this value, computed once; never handed out itself. */
+    private transient volatile byte[] cachedBytes;
+
+    /**
+     * base^exponent mod modulus.  All arrays are big-endian two's complement
+     * ({@code BigInteger.toByteArray()} form).  Any base; a negative exponent
+     * means the inverse raised to |exponent| (library version 5 and later).
+     *
+     * @throws NullPointerException if an array is null
+     * @throws NumberFormatException if an array is empty
+     * @throws ArithmeticException if modulus <= 0, if the exponent is negative
+     *         and base has no inverse, or if an operand is over the library's
+     *         size limit (16 MiB)
+     */
+    static native byte[] nativeModPow(byte[] base, byte[] exponent, byte[] modulus);
+
+    /**
+     * base^exponent mod modulus with GMP's mpz_powm_sec, whose running time
+     * and memory accesses depend only on the operand sizes.
+     *
+     * @throws ArithmeticException if modulus <= 0 or even, or exponent <= 0
+     */
+    static native byte[] nativeModPowCT(byte[] base, byte[] exponent, byte[] modulus);
+
+    /**
+     * base^-1 mod modulus.
+     *
+     * @throws ArithmeticException if modulus <= 0 or base is not invertible
+     */
+    static native byte[] nativeModInverse(byte[] base, byte[] modulus);
+
+    /** The library's interface version: 5 for this one, 4 for I2P's current one. */
+    static native int nativeJbigiVersion();
+
+    /** Parts of the version of the GMP the library runs on. */
+    static native int nativeGMPMajorVersion();
+
+    static native int nativeGMPMinorVersion();
+
+    static native int nativeGMPPatchVersion();
+
+    public NativeBigInteger(byte[] val) {
+        super(val);
+    }
+
+    public NativeBigInteger(int signum, byte[] magnitude) {
+        super(signum, magnitude);
+    }
+
+    public NativeBigInteger(int bitLength, int certainty, Random rnd) {
+        super(bitLength, certainty, rnd);
+    }
+
+    public NativeBigInteger(int numBits, Random rnd) {
+        super(numBits, rnd);
+    }
+
+    public NativeBigInteger(String val) {
+        super(val);
+    }
+
+    public NativeBigInteger(String val, int radix) {
+        super(val, radix);
+    }
+
+    /** A NativeBigInteger with the value of {@code integer}. */
+    public NativeBigInteger(BigInteger integer) {
+        this(bytesOf(integer), true);
+    }
+
+    /**
+     * Wraps a result array that nothing else holds: it becomes this value's
+     * cached byte form, so passing the result back to native code costs no
+     * conversion.
+     */
+    private NativeBigInteger(byte[] canonicalBytes, boolean owned) {
+        super(canonicalBytes);
+        if (owned)
+            cachedBytes = canonicalBytes;
+    }
+
+    /** Returns a new array, as BigInteger does; the cached form stays private. */
+    @Override
+    public byte[] toByteArray() {
+        return cachedByteArray().clone();
+    }
+
+    private byte[] cachedByteArray() {
+        byte[] bytes = cachedBytes;
+        if (bytes == null) {
+            bytes = super.toByteArray();
+            cachedBytes = bytes;
+        }
+        return bytes;
+    }
+
+    /** The byte form of any BigInteger, without a copy for NativeBigIntegers. */
+    private static byte[] bytesOf(BigInteger value) {
+        if (value instanceof NativeBigInteger)
+            return ((NativeBigInteger) value).cachedByteArray();
+        return value.toByteArray();
+    }
+
+    // ---- modPow ----
+
+    /**
+     * this^exponent mod m, exactly as {@link BigInteger#modPow}.
+     *
+     * @throws ArithmeticException if m <= 0, or exponent < 0 and this is not
+     *         relatively prime to m
+     */
+    @Override
+    public BigInteger modPow(BigInteger exponent, BigInteger m) {
+        return modPow(this, exponent, m);
+    }
+
+    /**
+     * base^exponent mod modulus for any BigIntegers, exactly as
+     * {@code base.modPow(exponent, modulus)}, natively when possible.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws ArithmeticException if modulus <= 0, or exponent < 0 and base is
+     *         not relatively prime to modulus
+     */
+    public static BigInteger modPow(BigInteger base, BigInteger exponent, BigInteger modulus) {
+        checkArguments(base, exponent, modulus);
+        if (!LIBRARY.loaded)
+            return javaModPow(base, exponent, modulus);
+        if (exponent.signum() < 0 && LIBRARY.jbigiVersion < 5) {
+            // Version 4 refuses negative exponents: invert, then raise.
+            BigInteger inverse = modInverse(base, modulus);
+            return modPow(inverse, exponent.negate(), modulus);
+        }
+        return fromNative(nativeModPow(bytesOf(base), bytesOf(exponent), bytesOf(modulus)));
+    }
+
+    // ---- modPowCT ----
+
+    /**
+     * this^exponent mod m, the same value as {@link #modPow}, computed in
+     * constant time (GMP's mpz_powm_sec) when the library is loaded, m is odd
+     * and exponent > 0.  Only then does the time taken not depend on the
+     * exponent's bits: even moduli, exponents <= 0 and the pure-Java fallback
+     * use the ordinary variable-time modPow.
+     *
+     * @throws ArithmeticException as {@link BigInteger#modPow}
+     */
+    public BigInteger modPowCT(BigInteger exponent, BigInteger m) {
+        return modPowCT(this, exponent, m);
+    }
+
+    /**
+     * base^exponent mod modulus for any BigIntegers, in constant time where
+     * {@link #modPowCT(BigInteger, BigInteger)} says.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws ArithmeticException as {@link BigInteger#modPow}
+     */
+    public static BigInteger modPowCT(BigInteger base, BigInteger exponent, BigInteger modulus) {
+        checkArguments(base, exponent, modulus);
+        if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0)
+            return fromNative(nativeModPowCT(bytesOf(base), bytesOf(exponent), bytesOf(modulus)));
+        return modPow(base, exponent, modulus);
+    }
+
+    // ---- modInverse ----
+
+    /**
+     * this^-1 mod m, exactly as {@link BigInteger#modInverse}.
+     *
+     * @throws ArithmeticException if m <= 0 or this has no inverse mod m
+     */
+    @Override
+    public BigInteger modInverse(BigInteger m) {
+        return modInverse(this, m);
+    }
+
+    /**
+     * value^-1 mod modulus for any BigIntegers, exactly as
+     * {@code value.modInverse(modulus)}.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws ArithmeticException if modulus <= 0 or value has no inverse
+     */
+    public static BigInteger modInverse(BigInteger value, BigInteger modulus) {
+        if (value == null)
+            throw new NullPointerException("value is null");
+        if (modulus == null)
+            throw new NullPointerException("modulus is null");
+        if (!LIBRARY.loaded)
+            return javaModInverse(value, modulus);
+        return fromNative(nativeModInverse(bytesOf(value), bytesOf(modulus)));
+    }
+
+    // ---- helpers ----
+
+    private static void checkArguments(BigInteger base, BigInteger exponent, BigInteger modulus) {
+        if (base == null)
+            throw new NullPointerException("base is null");
+        if (exponent == null)
+            throw new NullPointerException("exponent is null");
+        if (modulus == null)
+            throw new NullPointerException("modulus is null");
+    }
+
+    private static NativeBigInteger fromNative(byte[] result) {
+        return new NativeBigInteger(result, true);
+    }
+
+    /** BigInteger's own modPow, also for a NativeBigInteger base (no recursion). */
+    private static BigInteger javaModPow(BigInteger base, BigInteger exponent, BigInteger modulus) {
+        if (base instanceof NativeBigInteger)
+            return ((NativeBigInteger) base).superModPow(exponent, modulus);
+        return base.modPow(exponent, modulus);
+    }
+
+    private static BigInteger javaModInverse(BigInteger value, BigInteger modulus) {
+        if (value instanceof NativeBigInteger)
+            return ((NativeBigInteger) value).superModInverse(modulus);
+        return value.modInverse(modulus);
+    }
+
+    private BigInteger superModPow(BigInteger exponent, BigInteger modulus) {
+        return super.modPow(exponent, modulus);
+    }
+
+    private BigInteger superModInverse(BigInteger modulus) {
+        return super.modInverse(modulus);
+    }
+
+    // ---- status ----
+
+    /** True if modPow, modPowCT and modInverse run natively. */
+    public static boolean isNative() {
+        return LIBRARY.loaded;
+    }
+
+    /** One line saying how the library was loaded, or why not. */
+    public static String loadStatus() {
+        return LIBRARY.status;
+    }
+
+    /** The CPU type used to pick a bundled library (e.g. "zen2"), or "unrecognized". */
+    public static String cpuType() {
+        return LIBRARY.cpu.type();
+    }
+
+    /** The CPU's model name as the OS reports it, or "unrecognized". */
+    public static String cpuModel() {
+        return LIBRARY.cpu.model();
+    }
+
+    /** The loaded library's interface version (5 for this one), or 0 if none is loaded. */
+    public static int getJbigiVersion() {
+        return LIBRARY.jbigiVersion;
+    }
+
+    /** The version of GMP the loaded library runs on, e.g. "6.2.1", or null if none is loaded. */
+    public static String getLibGMPVersion() {
+        return LIBRARY.gmpVersion;
+    }
+
+    /** The jar resource the library was loaded from, or null if it was not loaded from the jar. */
+    public static String getLoadedResourceName() {
+        return LIBRARY.resourceName;
+    }
+
+    /**
+     * The speed test: checks native results against BigInteger and times
+     * both.  {@code -n} skips the Java side.  Exits with status 1 on any
+     * mismatch, or with {@code -n} when the library is not loaded.
+     */
+    public static void main(String[] args) {
+        System.exit(SpeedTest.run(args));
+    }
+}

@@ -1,0 +1,40 @@
+/*
+ * arith.h - the three operations with java.math.BigInteger's semantics, on
+ * mpz_t values.  No JNI here: jbigi.c wraps these for Java, and the C tests
+ * and fuzz targets call them directly.
+ */
+#ifndef JBIGI_ARITH_H
+#define JBIGI_ARITH_H
+
+#include <gmp.h>
+
+/* Why an operation refused its arguments; each maps to one Java exception. */
+enum jbigi_status {
+    JBIGI_OK = 0,
+    JBIGI_MODULUS_NOT_POSITIVE,  /* m <= 0 */
+    JBIGI_MODULUS_EVEN,          /* constant-time path: m must be odd */
+    JBIGI_EXPONENT_NOT_POSITIVE, /* constant-time path: e must be > 0 */
+    JBIGI_NOT_INVERTIBLE         /* gcd(base, m) != 1 where an inverse is needed */
+};
+
+/* A sentence for the exception that carries status. */
+const char *jbigi_status_message(enum jbigi_status status);
+
+/*
+ * r = base^exp mod m, 0 <= r < m, as BigInteger.modPow: any base; exp < 0
+ * means (base^-1)^|exp| and fails with JBIGI_NOT_INVERTIBLE when base has no
+ * inverse.  r may not alias the inputs.
+ */
+enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
+
+/*
+ * r = base^exp mod m through mpz_powm_sec: time and memory access pattern
+ * depend only on the sizes of the operands.  I2P's contract: m > 0 odd and
+ * exp > 0, anything else is refused.  Any base.
+ */
+enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
+
+/* r = base^-1 mod m, as BigInteger.modInverse (m == 1 gives 0). */
+enum jbigi_status jbigi_modinverse(mpz_t r, const mpz_t base, const mpz_t m);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * check.h - the few helpers the C tests share: counted checks, a seeded
+ * generator, and the closing "N passed, N failed" line.
+ */
+#ifndef JBIGI_TEST_CHECK_H
+#define JBIGI_TEST_CHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static unsigned long checks_passed, checks_failed;
+
+/* Counts one check; prints the failing ones with where they are. */
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        if (cond) {                                                        \
+            checks_passed++;                                               \
+        } else {                                                           \
+            checks_failed++;                                               \
+            if (checks_failed <= 20) {                                     \
+                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);       \
+                fprintf(stderr, __VA_ARGS__);                              \
+                fputc('\n', stderr);                                       \
+            }                                                              \
+        }                                                                  \
+    } while (0)
+
+/* xorshift64*: reproducible from the printed seed. */
+static uint64_t rng_state;
+
+static inline void rng_seed(uint64_t seed)
+{
+    rng_state = seed ? seed : 0x9e3779b97f4a7c15ULL;
+}
+
+static inline uint64_t rng_next(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static inline void rng_bytes(uint8_t *out, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        out[i] = (uint8_t)(rng_next() >> 56);
+}
+
+/* The seed from JBIGI_TEST_SEED, or a fresh one; printed so a failure replays. */
+static inline uint64_t test_seed(const char *name)
+{
+    const char *env = getenv("JBIGI_TEST_SEED");
+    uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
+    printf("# %s: seed %llu (replay with JBIGI_TEST_SEED=%llu)\n", name,
+           (unsigned long long)seed, (unsigned long long)seed);
+    rng_seed(seed);
+    return seed;
+}
+
+static inline int finish(const char *name)
+{
+    printf("# %s\n%lu passed, %lu failed\n", name, checks_passed, checks_failed);
+    return checks_failed == 0 ? 0 : 1;
+}
+
+#endif
