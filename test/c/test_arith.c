@@ -64,7 +64,8 @@ static void check_edge_cases(void)
     POW(jbigi_modpow, "-2", "3", "7", JBIGI_OK, "6");           /* -8 mod 7 */
     POW(jbigi_modpow, "3", "-1", "7", JBIGI_OK, "5");           /* 3*5 = 15 = 1 mod 7 */
     POW(jbigi_modpow, "3", "-2", "7", JBIGI_OK, "4");           /* 5^2 = 25 = 4 mod 7 */
-    POW(jbigi_modpow, "-3", "-3", "7", JBIGI_OK, "6");          /* (-3)^-3 = 4^-3 = 1^-1... */
+    POW(jbigi_modpow, "-3", "-3", "7", JBIGI_OK, "1");          /* -3 = 4, 4^3 = 64 = 1 mod 7 */
+    POW(jbigi_modpow, "-3", "-1", "7", JBIGI_OK, "2");          /* 4 * 2 = 8 = 1 mod 7 */
     POW(jbigi_modpow, "2", "-1", "8", JBIGI_NOT_INVERTIBLE, "");
     POW(jbigi_modpow, "0", "-5", "11", JBIGI_NOT_INVERTIBLE, "");
     POW(jbigi_modpow, "14", "-1", "7", JBIGI_NOT_INVERTIBLE, "");

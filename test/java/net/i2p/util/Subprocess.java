@@ -1,0 +1,65 @@
+package net.i2p.util;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a class in a fresh JVM, for the tests of loading (which happens once per JVM). */
+final class Subprocess {
+    final int exitCode;
+    final String output;
+
+    private Subprocess(int exitCode, String output) {
+        this.exitCode = exitCode;
+        this.output = output;
+    }
+
+    /** java [jvmOptions] -cp classPath mainClass [args], stdout and stderr together. */
+    static Subprocess run(String classPath, List<String> jvmOptions, String mainClass, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<String>();
+        command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(classPath);
+        command.add(mainClass);
+        command.addAll(Arrays.asList(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getOutputStream().close();
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        try (InputStream in = process.getInputStream()) {
+            byte[] chunk = new byte[8192];
+            int n;
+            while ((n = in.read(chunk)) > 0)
+                buffer.write(chunk, 0, n);
+        }
+        if (!process.waitFor(5, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new IOException("timed out: " + command);
+        }
+        return new Subprocess(process.exitValue(), new String(buffer.toByteArray(), StandardCharsets.UTF_8));
+    }
+
+    /** The class path entry holding the given class file, e.g. the main or the test classes. */
+    static String entryHolding(String classFile) {
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (new File(entry, classFile).isFile())
+                return entry;
+        }
+        throw new IllegalStateException(classFile + " is in no directory of the class path");
+    }
+
+    static String mainClasses() {
+        return entryHolding("net/i2p/util/NativeBigInteger.class");
+    }
+
+    static String testClasses() {
+        return entryHolding("net/i2p/util/Subprocess.class");
+    }
+}
