@@ -193,6 +193,7 @@ adopt_source_tree() {
     fi
     GMP_SRC=$dest
     GMP_VERSION=$version
+    say "GMP $version source is in build/gmp-src-$version"
 }
 
 unpack_tarball() {
@@ -307,7 +308,7 @@ apt_deb_entries() {
 write_private_sources() {
     local out=$1 codename="" uri suite key
     if [[ -r /etc/os-release ]]; then
-        codename=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
+        codename=$(awk -F= '$1 == "VERSION_CODENAME" { gsub(/["\047]/, "", $2); print $2 }' /etc/os-release)
     fi
     while read -r uri suite key; do
         if [[ -n $codename && $suite != "$codename" && $suite != "$codename"-* ]]; then
@@ -431,7 +432,6 @@ obtain_gmp_source() {
     2. make Debian's mirror reachable (the gmp source package is fetched with apt-get source), or
     3. allow downloads from gmplib.org ($GMP_RELEASE)"
     fi
-    say "GMP $GMP_VERSION source: build/${GMP_SRC##*/}"
 }
 
 # ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@
 #include "arith.h"
 #include "convert.h"
 #include "version.h"
+#include "wipe.h"
 
 /* Version 4 is I2P's current library; 5 adds negative exponents in
  * nativeModPow (computed as BigInteger does, instead of refused). */
@@ -30,6 +31,15 @@
 
 /* Operands up to this size are copied to the stack, larger ones to the heap. */
 #define STACK_BUFFER_BYTES 1024
+
+/* Called once when the JVM loads the library, before any GMP value exists. */
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
+{
+    (void)vm;
+    (void)reserved;
+    jbigi_install_wiping_allocator();
+    return JNI_VERSION_1_6;
+}
 
 static void throw_new(JNIEnv *env, const char *class_name, const char *message)
 {

@@ -1,0 +1,55 @@
+/*
+ * wipe.c - zero-before-free memory functions for GMP.
+ *
+ * GMP tells its free and realloc functions the exact size of each block, so
+ * the whole block can be cleared.  realloc cannot be left to the C library:
+ * a moving realloc would free the old block with its contents intact, so it
+ * becomes allocate, copy, wipe, free.
+ *
+ * What this does not cover: temporaries GMP takes from the stack (alloca,
+ * blocks under 64 KiB in a default build); the stack is reused by the next
+ * call at once.
+ */
+#define _DEFAULT_SOURCE /* explicit_bzero */
+#include "wipe.h"
+
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GMP cannot take an allocation failure back; say why, then stop as GMP does. */
+static void out_of_memory(size_t size)
+{
+    fprintf(stderr, "jbigi: cannot allocate %zu bytes for GMP\n", size);
+    abort();
+}
+
+static void *wiping_alloc(size_t size)
+{
+    void *p = malloc(size);
+    if (p == NULL)
+        out_of_memory(size);
+    return p;
+}
+
+static void *wiping_realloc(void *old, size_t old_size, size_t new_size)
+{
+    void *p = wiping_alloc(new_size);
+    memcpy(p, old, old_size < new_size ? old_size : new_size);
+    explicit_bzero(old, old_size);
+    free(old);
+    return p;
+}
+
+static void wiping_free(void *p, size_t size)
+{
+    /* explicit_bzero, unlike memset, is not removed as a dead store. */
+    explicit_bzero(p, size);
+    free(p);
+}
+
+void jbigi_install_wiping_allocator(void)
+{
+    mp_set_memory_functions(wiping_alloc, wiping_realloc, wiping_free);
+}
