@@ -57,7 +57,7 @@ else
 endif
 
 JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
-C_SOURCES := src/jbigi.c src/convert.c src/arith.c src/version.c src/wipe.c
+C_SOURCES := src/jbigi.c src/convert.c src/arith.c src/version.c src/wipe.c src/fixedbase.c
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 RESOURCE_NAME = libjbigi-linux-$(JBIGI_CPU)_64.so
 

@@ -671,7 +671,7 @@ ensure_gmp() {
 # the library was last linked against.
 force_relink_if_changed() {
     local what=$1
-    local stamp=$BUILD_DIR/jbigi-linked-with
+    local stamp=$BUILD_DIR/jbigi-linked-with.stamp
     local last=""
     [[ -f $stamp ]] && last=$(<"$stamp")
     if [[ $last != "$what" || $GMP_LINK_CHANGED == 1 ]]; then
@@ -681,7 +681,7 @@ force_relink_if_changed() {
 
 record_link() {
     mkdir -p "$BUILD_DIR"
-    printf '%s\n' "$1" >"$BUILD_DIR/jbigi-linked-with"
+    printf '%s\n' "$1" >"$BUILD_DIR/jbigi-linked-with.stamp"
 }
 
 report_library() {

@@ -65,6 +65,22 @@ JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_nativeGMPMinorVersion
 JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_nativeGMPPatchVersion
   (JNIEnv *, jclass);
 
+/*
+ * Class:     net_i2p_util_NativeBigInteger
+ * Method:    nativeFixedBaseTable
+ * Signature: ([B[BIII)[J
+ */
+JNIEXPORT jlongArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeFixedBaseTable
+  (JNIEnv *, jclass, jbyteArray, jbyteArray, jint, jint, jint);
+
+/*
+ * Class:     net_i2p_util_NativeBigInteger
+ * Method:    nativeFixedBaseModPow
+ * Signature: ([J[BZ)[B
+ */
+JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeFixedBaseModPow
+  (JNIEnv *, jclass, jlongArray, jbyteArray, jboolean);
+
 #ifdef __cplusplus
 }
 #endif

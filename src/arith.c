@@ -22,6 +22,10 @@ const char *jbigi_status_message(enum jbigi_status status)
     case JBIGI_MODULUS_EVEN:          return "modulus must be odd for the constant-time modPow";
     case JBIGI_EXPONENT_NOT_POSITIVE: return "exponent must be positive for the constant-time modPow";
     case JBIGI_NOT_INVERTIBLE:        return "BigInteger not invertible.";
+    case JBIGI_MODULUS_TOO_SMALL:     return "fixed-base tables need an odd modulus greater than 1";
+    case JBIGI_EXPONENT_TOO_LONG:     return "exponent is longer than the fixed-base table covers";
+    case JBIGI_BAD_TABLE:             return "not a fixed-base table made by this library";
+    case JBIGI_NO_MEMORY:             return "jbigi: out of native memory";
     }
     return "unknown error";
 }

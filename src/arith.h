@@ -14,7 +14,11 @@ enum jbigi_status {
     JBIGI_MODULUS_NOT_POSITIVE,  /* m <= 0 */
     JBIGI_MODULUS_EVEN,          /* constant-time path: m must be odd */
     JBIGI_EXPONENT_NOT_POSITIVE, /* constant-time path: e must be > 0 */
-    JBIGI_NOT_INVERTIBLE         /* gcd(base, m) != 1 where an inverse is needed */
+    JBIGI_NOT_INVERTIBLE,        /* gcd(base, m) != 1 where an inverse is needed */
+    JBIGI_MODULUS_TOO_SMALL,     /* fixed base: m must be odd and > 1 */
+    JBIGI_EXPONENT_TOO_LONG,     /* fixed base: exp has more bits than the table covers */
+    JBIGI_BAD_TABLE,             /* fixed base: the table's header or length is inconsistent */
+    JBIGI_NO_MEMORY              /* scratch space could not be allocated */
 };
 
 /* A sentence for the exception that carries status. */

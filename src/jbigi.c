@@ -15,6 +15,7 @@
 #include "jbigi.h"
 #include "arith.h"
 #include "convert.h"
+#include "fixedbase.h"
 #include "version.h"
 #include "wipe.h"
 
@@ -28,6 +29,10 @@
  * Refusing absurd sizes up front keeps a caller's mistake a Java exception.
  */
 #define JBIGI_MAX_OPERAND_BYTES (16L * 1024 * 1024)
+
+/* Largest fixed-base table, in limbs (128 MiB): far above any sensible
+ * shape, low enough that a wrong shape cannot exhaust memory. */
+#define JBIGI_MAX_TABLE_LIMBS ((size_t)16 * 1024 * 1024)
 
 /* Operands up to this size are copied to the stack, larger ones to the heap. */
 #define STACK_BUFFER_BYTES 1024
@@ -54,7 +59,12 @@ static void throw_new(JNIEnv *env, const char *class_name, const char *message)
 
 static void throw_status(JNIEnv *env, enum jbigi_status status)
 {
-    throw_new(env, "java/lang/ArithmeticException", jbigi_status_message(status));
+    const char *class_name = "java/lang/ArithmeticException";
+    if (status == JBIGI_BAD_TABLE)
+        class_name = "java/lang/IllegalArgumentException";
+    else if (status == JBIGI_NO_MEMORY)
+        class_name = "java/lang/OutOfMemoryError";
+    throw_new(env, class_name, jbigi_status_message(status));
 }
 
 /*
@@ -220,4 +230,98 @@ Java_net_i2p_util_NativeBigInteger_nativeGMPPatchVersion(JNIEnv *env, jclass cls
     (void)env;
     (void)cls;
     return jbigi_gmp_version_part(gmp_version, 2);
+}
+
+/*
+ * The fixed-base table of base mod modulus as a long[] (one limb per long),
+ * for exponents of up to maxExponentBits bits, with the comb shape
+ * rows x blocks (see fixedbase.c).
+ */
+JNIEXPORT jlongArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeFixedBaseTable(JNIEnv *env, jclass cls, jbyteArray jbase,
+                                                        jbyteArray jmod, jint rows, jint blocks,
+                                                        jint maxExponentBits)
+{
+    (void)cls;
+    jlongArray result = NULL;
+    mp_limb_t *table = NULL;
+    size_t limbs = 0;
+    mpz_t base, mod;
+    mpz_inits(base, mod, NULL);
+
+    if (!read_operand(env, jbase, "base", base) || !read_operand(env, jmod, "modulus", mod))
+        goto done;
+    if (sizeof(mp_limb_t) != sizeof(jlong)) {
+        throw_new(env, "java/lang/UnsupportedOperationException", "fixed-base tables need 64-bit GMP limbs");
+        goto done;
+    }
+    if (rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS ||
+        maxExponentBits < 1) {
+        throw_new(env, "java/lang/IllegalArgumentException", "fixed-base table shape out of range");
+        goto done;
+    }
+    if (mpz_cmp_ui(mod, 1) <= 0 || mpz_even_p(mod)) {
+        throw_status(env, JBIGI_MODULUS_TOO_SMALL);
+        goto done;
+    }
+    limbs = jbigi_fb_table_limbs(mpz_size(mod), (unsigned)rows, (unsigned)blocks);
+    if (limbs == 0 || limbs > JBIGI_MAX_TABLE_LIMBS) {
+        throw_new(env, "java/lang/ArithmeticException", "fixed-base table would be too large");
+        goto done;
+    }
+    table = malloc(limbs * sizeof(mp_limb_t));
+    if (table == NULL) {
+        throw_status(env, JBIGI_NO_MEMORY);
+        goto done;
+    }
+    enum jbigi_status status = jbigi_fb_build(table, limbs, base, mod, (unsigned)rows, (unsigned)blocks,
+                                              (size_t)maxExponentBits);
+    if (status != JBIGI_OK) {
+        throw_status(env, status);
+        goto done;
+    }
+    result = (*env)->NewLongArray(env, (jsize)limbs);
+    if (result != NULL)
+        (*env)->SetLongArrayRegion(env, result, 0, (jsize)limbs, (const jlong *)table);
+done:
+    free(table);
+    mpz_clears(base, mod, NULL);
+    return result;
+}
+
+/*
+ * base^exponent mod modulus from a table made by nativeFixedBaseTable.  The
+ * table is read in place (no copy of a few hundred KiB per call) inside a
+ * critical region, during which nothing here calls back into the JVM.
+ */
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeFixedBaseModPow(JNIEnv *env, jclass cls, jlongArray jtable,
+                                                         jbyteArray jexp, jboolean constantTime)
+{
+    (void)cls;
+    jbyteArray result = NULL;
+    mpz_t exp, r;
+    mpz_inits(exp, r, NULL);
+
+    if (jtable == NULL) {
+        throw_new(env, "java/lang/NullPointerException", "table is null");
+        goto done;
+    }
+    if (!read_operand(env, jexp, "exponent", exp))
+        goto done;
+    jsize length = (*env)->GetArrayLength(env, jtable);
+    jlong *table = (*env)->GetPrimitiveArrayCritical(env, jtable, NULL);
+    if (table == NULL)
+        goto done; /* OutOfMemoryError pending */
+    enum jbigi_status status = jbigi_fb_powm(r, (const mp_limb_t *)table, (size_t)length, exp,
+                                             constantTime == JNI_TRUE);
+    (*env)->ReleasePrimitiveArrayCritical(env, jtable, table, JNI_ABORT);
+    if (status != JBIGI_OK) {
+        throw_status(env, status);
+        goto done;
+    }
+    result = new_result(env, r);
+done:
+    mpz_clears(exp, r, NULL);
+    return result;
 }

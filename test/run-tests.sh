@@ -27,8 +27,8 @@ tally() {
 }
 
 # ---- C tests: the conversion and arithmetic layers, linked like the library ----
-for t in test_convert test_arith; do
-    if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" src/convert.c src/arith.c src/version.c $GMP_LIBS \
+for t in test_convert test_arith test_fixedbase; do
+    if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" src/convert.c src/arith.c src/version.c src/fixedbase.c $GMP_LIBS \
         >"$out/$t.build.log" 2>&1; then
         "$out/$t" >"$out/$t.log" 2>&1
         rc=$?

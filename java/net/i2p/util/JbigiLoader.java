@@ -32,15 +32,18 @@ final class JbigiLoader {
         final int jbigiVersion;
         final String gmpVersion;
         final CpuInfo cpu;
+        /** The library also has the fixed-base natives (this project's, not I2P's). */
+        final boolean fixedBase;
 
         Result(boolean loaded, String status, String resourceName, int jbigiVersion,
-               String gmpVersion, CpuInfo cpu) {
+               String gmpVersion, CpuInfo cpu, boolean fixedBase) {
             this.loaded = loaded;
             this.status = status;
             this.resourceName = resourceName;
             this.jbigiVersion = jbigiVersion;
             this.gmpVersion = gmpVersion;
             this.cpu = cpu;
+            this.fixedBase = fixedBase;
         }
     }
 
@@ -94,12 +97,26 @@ final class JbigiLoader {
             return notLoaded(NOT_LOADED + " (the jbigi found is version " + version
                     + ", this class needs " + OLDEST_USABLE_VERSION + " or later)", cpu);
         debug(status);
-        return new Result(true, status, resourceName, version, gmp, cpu);
+        return new Result(true, status, resourceName, version, gmp, cpu, hasFixedBase());
     }
 
     private static Result notLoaded(String status, CpuInfo cpu) {
         debug(status);
-        return new Result(false, status, null, 0, null, cpu);
+        return new Result(false, status, null, 0, null, cpu, false);
+    }
+
+    /** Whether the fixed-base natives exist and work here (I2P's library has none). */
+    private static boolean hasFixedBase() {
+        try {
+            long[] table = NativeBigInteger.nativeFixedBaseTable(new byte[] {2}, new byte[] {7}, 1, 1, 3);
+            // 2^5 mod 7 = 4
+            byte[] r = NativeBigInteger.nativeFixedBaseModPow(table, new byte[] {5}, false);
+            return r.length == 1 && r[0] == 4;
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        } catch (UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     /** I2P's names for bundled libraries, best first: libjbigi-linux-zen2_64.so ... -none_64.so */

@@ -33,8 +33,17 @@ public class NativeBigInteger extends BigInteger {
 
     private static final JbigiLoader.Result LIBRARY = JbigiLoader.load();
 
+    /**
+     * A base used this many times with one modulus gets a fixed-base table
+     * (-Djbigi.fixedBase.after=N; 0 turns the transparent tables off).
+     */
+    private static final int FIXED_BASE_AFTER_USES = Integer.getInteger("jbigi.fixedBase.after", 3);
+
     /** toByteArray() of this value, computed once; never handed out itself. */
     private transient volatile byte[] cachedBytes;
+
+    /** How this value has been used as a base lately, for the transparent fixed-base tables. */
+    private transient volatile BaseUse baseUse;
 
     /**
      * base^exponent mod modulus.  All arrays are big-endian two's complement
@@ -73,6 +82,24 @@ public class NativeBigInteger extends BigInteger {
     static native int nativeGMPMinorVersion();
 
     static native int nativeGMPPatchVersion();
+
+    /**
+     * The fixed-base table of base mod modulus (see {@link FixedBase}) for
+     * exponents of up to maxExponentBits bits, comb shape rows x blocks.
+     *
+     * @throws ArithmeticException if modulus is even or <= 1
+     * @throws IllegalArgumentException if the shape is out of range
+     */
+    static native long[] nativeFixedBaseTable(byte[] base, byte[] modulus, int rows, int blocks,
+                                              int maxExponentBits);
+
+    /**
+     * base^exponent mod modulus from a table of nativeFixedBaseTable.
+     *
+     * @throws ArithmeticException if exponent < 0 or longer than the table covers
+     * @throws IllegalArgumentException if table is not such a table
+     */
+    static native byte[] nativeFixedBaseModPow(long[] table, byte[] exponent, boolean constantTime);
 
     public NativeBigInteger(byte[] val) {
         super(val);
@@ -130,7 +157,7 @@ public class NativeBigInteger extends BigInteger {
     }
 
     /** The byte form of any BigInteger, without a copy for NativeBigIntegers. */
-    private static byte[] bytesOf(BigInteger value) {
+    static byte[] bytesOf(BigInteger value) {
         if (value instanceof NativeBigInteger)
             return ((NativeBigInteger) value).cachedByteArray();
         return value.toByteArray();
@@ -161,6 +188,9 @@ public class NativeBigInteger extends BigInteger {
         checkArguments(base, exponent, modulus);
         if (!LIBRARY.loaded)
             return javaModPow(base, exponent, modulus);
+        FixedBase fixed = fixedBaseFor(base, exponent, modulus);
+        if (fixed != null)
+            return fixed.modPow(exponent);
         if (exponent.signum() < 0 && LIBRARY.jbigiVersion < 5) {
             // Version 4 refuses negative exponents: invert, then raise.
             BigInteger inverse = modInverse(base, modulus);
@@ -193,9 +223,74 @@ public class NativeBigInteger extends BigInteger {
      */
     public static BigInteger modPowCT(BigInteger base, BigInteger exponent, BigInteger modulus) {
         checkArguments(base, exponent, modulus);
-        if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0)
+        if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0) {
+            FixedBase fixed = fixedBaseFor(base, exponent, modulus);
+            if (fixed != null)
+                return fixed.modPowCT(exponent);
             return fromNative(nativeModPowCT(bytesOf(base), bytesOf(exponent), bytesOf(modulus)));
+        }
         return modPow(base, exponent, modulus);
+    }
+
+    // ---- fixed bases ----
+
+    /**
+     * A {@link FixedBase} for raising base to many exponents modulo modulus:
+     * its table is built now, once, and each modPow after that costs a
+     * fraction of a plain one.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws ArithmeticException if modulus <= 0
+     */
+    public static FixedBase fixedBase(BigInteger base, BigInteger modulus) {
+        return new FixedBase(base, modulus).prepare();
+    }
+
+    /** The uses of one value as a base with one modulus. */
+    private static final class BaseUse {
+        final BigInteger modulus;
+        final java.util.concurrent.atomic.AtomicInteger uses = new java.util.concurrent.atomic.AtomicInteger(1);
+        volatile FixedBase fixed;
+
+        BaseUse(BigInteger modulus) {
+            this.modulus = modulus;
+        }
+    }
+
+    /**
+     * The table for base and modulus if base is a NativeBigInteger that has
+     * now been used often enough with this modulus, else null.  Only uses the
+     * table could serve are counted; a new modulus starts the count again.
+     */
+    private static FixedBase fixedBaseFor(BigInteger base, BigInteger exponent, BigInteger modulus) {
+        if (FIXED_BASE_AFTER_USES <= 0 || !(base instanceof NativeBigInteger) || !LIBRARY.fixedBase)
+            return null;
+        if (exponent.signum() < 0 || exponent.bitLength() > modulus.bitLength()
+                || !modulus.testBit(0) || modulus.bitLength() <= 1)
+            return null;
+        NativeBigInteger b = (NativeBigInteger) base;
+        BaseUse use = b.baseUse;
+        if (use == null || (use.modulus != modulus && !use.modulus.equals(modulus))) {
+            b.baseUse = new BaseUse(modulus);
+            return FIXED_BASE_AFTER_USES <= 1 ? b.buildFixedBase(b.baseUse) : null;
+        }
+        FixedBase fixed = use.fixed;
+        if (fixed != null)
+            return fixed;
+        return use.uses.incrementAndGet() >= FIXED_BASE_AFTER_USES ? b.buildFixedBase(use) : null;
+    }
+
+    private FixedBase buildFixedBase(BaseUse use) {
+        synchronized (use) {
+            if (use.fixed == null)
+                use.fixed = new FixedBase(this, use.modulus);
+            return use.fixed;
+        }
+    }
+
+    /** True if the loaded library computes fixed-base tables. */
+    static boolean hasFixedBase() {
+        return LIBRARY.fixedBase;
     }
 
     // ---- modInverse ----
@@ -238,7 +333,7 @@ public class NativeBigInteger extends BigInteger {
             throw new NullPointerException("modulus is null");
     }
 
-    private static NativeBigInteger fromNative(byte[] result) {
+    static NativeBigInteger fromNative(byte[] result) {
         return new NativeBigInteger(result, true);
     }
 

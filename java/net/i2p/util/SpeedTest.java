@@ -6,7 +6,10 @@ import java.security.SecureRandom;
 /**
  * The speed test behind {@code java net.i2p.util.NativeBigInteger}: I2P's
  * three runs (modPow, modPowCT, modInverse) over the RFC 3526 2048-bit MODP
- * group, each native result checked against BigInteger's.
+ * group, each with a new generator object per run as I2P's test does; then
+ * modPow and modPowCT again with one generator object reused, as I2P's
+ * CryptoConstants.elgg is, which builds a fixed-base table.  Each native
+ * result is checked against BigInteger's.
  */
 final class SpeedTest {
     /** RFC 3526 group 14: the 2048-bit MODP prime, generator 2. */
@@ -24,7 +27,10 @@ final class SpeedTest {
     private enum Operation {
         MOD_POW("modPow", 100),
         MOD_POW_CT("modPowCT", 100),
-        MOD_INVERSE("modInverse", 10000);
+        MOD_INVERSE("modInverse", 10000),
+        /** One generator object for all runs: its fixed-base table is built on the third. */
+        FIXED_BASE_MOD_POW("modPow, reused base (fixed-base table)", 100),
+        FIXED_BASE_MOD_POW_CT("modPowCT, reused base (fixed-base table)", 100);
 
         final String label;
         final int runs;
@@ -99,15 +105,17 @@ final class SpeedTest {
         Timing t = new Timing();
         BigInteger p = GROUP14_PRIME;
         NativeBigInteger nativeP = new NativeBigInteger(p);
-        NativeBigInteger nativeG = new NativeBigInteger(GROUP14_GENERATOR);
+        NativeBigInteger reusedG = new NativeBigInteger(GROUP14_GENERATOR);
         for (int i = 0; i < runs; i++) {
+            boolean reuse = op == Operation.FIXED_BASE_MOD_POW || op == Operation.FIXED_BASE_MOD_POW_CT;
+            NativeBigInteger nativeG = reuse ? reusedG : new NativeBigInteger(GROUP14_GENERATOR);
             BigInteger x = op == Operation.MOD_INVERSE
                     ? new BigInteger(p.bitLength() - 1, random).add(BigInteger.ONE)
                     : new BigInteger(p.bitLength(), random);
             long start = System.nanoTime();
-            BigInteger nativeResult = op == Operation.MOD_POW ? nativeG.modPow(x, nativeP)
-                    : op == Operation.MOD_POW_CT ? nativeG.modPowCT(x, nativeP)
-                    : new NativeBigInteger(x).modInverse(nativeP);
+            BigInteger nativeResult = op == Operation.MOD_INVERSE ? new NativeBigInteger(x).modInverse(nativeP)
+                    : op == Operation.MOD_POW_CT || op == Operation.FIXED_BASE_MOD_POW_CT ? nativeG.modPowCT(x, nativeP)
+                    : nativeG.modPow(x, nativeP);
             long middle = System.nanoTime();
             t.nativeNanos += middle - start;
             t.runs++;

@@ -1,0 +1,373 @@
+/*
+ * fixedbase.c - fixed-base exponentiation: a Lim-Lee comb over Montgomery
+ * arithmetic built from GMP's public mpn functions.
+ *
+ * The comb.  Pick rows h and blocks v; let b = ceil(ceil(E / h) / v) and
+ * a = v * b, so h * a >= E bits of exponent are covered.  Bit k*a + s*b + t
+ * of the exponent (row k < h, block s < v, offset t < b) selects, for each
+ * block s, one of 2^h entries
+ *
+ *     G[s][j] = prod over bits k of j of g^(2^(k*a + s*b))
+ *
+ * and then
+ *
+ *     g^e = prod over t = b-1..0, squaring between:  prod over s of G[s][j(s, t)]
+ *
+ * which is b - 1 squarings and v * b multiplications.  For a 2048-bit
+ * exponent with h = 8, v = 2 that is 127 squarings and 256 multiplications
+ * where mpz_powm needs about 2048 squarings and 300 multiplications.
+ *
+ * The table, in limbs:
+ *
+ *     [0] magic   [1] n (modulus limbs)   [2] h   [3] v   [4] b   [5] -m^-1 mod 2^64
+ *     [6 .. 6+n)  the modulus
+ *     then v * 2^h entries of n limbs, G[s][j] at 6 + n + (s * 2^h + j) * n,
+ *     all in Montgomery form (x * 2^(64 n) mod m); G[s][0] is one.
+ *
+ * Edge cases, handled by the caller or early here:
+ *   m even or m <= 1      no Montgomery form; refused at build (use mpz_powm).
+ *   exp < 0               refused: the caller inverts or uses mpz_powm.
+ *   exp = 0               result 1 (m > 1).
+ *   exp too long          refused with JBIGI_EXPONENT_TOO_LONG: use mpz_powm.
+ *   base = 0 mod m        all entries but G[s][0] are 0: results 0 for exp > 0.
+ *   malformed table       every header field and the length are checked
+ *                         before a limb of the entries is read.
+ *
+ * TODO: a REDC built on addmul_2 (GMP's internal mpn_redc_2) would be faster
+ * than the public mpn_addmul_1 loop used here.
+ */
+#define _DEFAULT_SOURCE /* explicit_bzero */
+#include "fixedbase.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FB_MAGIC ((mp_limb_t)0x4a424642) /* "JBFB", version 1 */
+
+enum { HDR_MAGIC, HDR_LIMBS, HDR_ROWS, HDR_BLOCKS, HDR_BLOCK_BITS, HDR_MINV, HDR_SIZE };
+
+/* The parts of a checked table. */
+struct comb {
+    mp_size_t n;
+    unsigned rows, blocks;
+    size_t block_bits;           /* b */
+    size_t row_bits;             /* a = blocks * b */
+    mp_limb_t minv;
+    const mp_limb_t *modulus;
+    const mp_limb_t *entries;
+};
+
+/* Montgomery arithmetic mod an odd n-limb modulus, with its scratch space. */
+struct mont {
+    mp_size_t n;
+    const mp_limb_t *m;
+    mp_limb_t minv;     /* -m^-1 mod 2^GMP_LIMB_BITS */
+    mp_limb_t *product; /* 2n limbs */
+    mp_limb_t *spare;   /* n limbs */
+    mp_limb_t *sec;     /* scratch for mpn_sec_mul / mpn_sec_sqr, or NULL */
+    int constant_time;
+};
+
+size_t jbigi_fb_table_limbs(size_t n, unsigned rows, unsigned blocks)
+{
+    if (n == 0 || rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS)
+        return 0;
+    size_t entries = (size_t)blocks << rows;
+    if (n > (SIZE_MAX - HDR_SIZE) / (entries + 1))
+        return 0;
+    return HDR_SIZE + n + entries * n;
+}
+
+/* -m0^-1 mod 2^bits by Newton's iteration: each step doubles the correct bits. */
+static mp_limb_t negated_inverse(mp_limb_t m0)
+{
+    mp_limb_t x = m0; /* m0 * m0 = 1 mod 8 for odd m0: 3 bits right */
+    for (int i = 0; i < 6; i++)
+        x *= 2 - m0 * x;
+    return -x;
+}
+
+/*
+ * rp = product / 2^(bits n) mod m, from the 2n-limb product (< m * 2^(bits n)),
+ * which it overwrites.  Each step clears the lowest limb by adding q * m;
+ * the step's carry is parked in that cleared limb and all of them are added
+ * in one pass at the end.
+ */
+static void mont_reduce(struct mont *c, mp_limb_t *rp)
+{
+    mp_limb_t *t = c->product;
+    const mp_size_t n = c->n;
+    for (mp_size_t i = 0; i < n; i++)
+        t[i] = mpn_addmul_1(t + i, c->m, n, t[i] * c->minv);
+    mp_limb_t carry = mpn_add_n(rp, t + n, t, n);
+    /* The sum is below 2m: subtract m once if it is >= m. */
+    if (c->constant_time) {
+        mp_limb_t borrow = mpn_sub_n(c->spare, rp, c->m, n);
+        mpn_cnd_swap(carry | (borrow ^ 1), rp, c->spare, n);
+    } else if (carry || mpn_cmp(rp, c->m, n) >= 0) {
+        mpn_sub_n(rp, rp, c->m, n);
+    }
+}
+
+/* rp = ap * bp / R mod m; rp may alias either input. */
+static void mont_mul(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap, const mp_limb_t *bp)
+{
+    if (c->constant_time)
+        mpn_sec_mul(c->product, ap, c->n, bp, c->n, c->sec);
+    else
+        mpn_mul_n(c->product, ap, bp, c->n);
+    mont_reduce(c, rp);
+}
+
+static void mont_sqr(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
+{
+    if (c->constant_time)
+        mpn_sec_sqr(c->product, ap, c->n, c->sec);
+    else
+        mpn_sqr(c->product, ap, c->n);
+    mont_reduce(c, rp);
+}
+
+/* Out of Montgomery form: rp = ap / R mod m, fully reduced. */
+static void mont_leave(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
+{
+    mpn_copyi(c->product, ap, c->n);
+    mpn_zero(c->product + c->n, c->n);
+    mont_reduce(c, rp);
+}
+
+/* Scratch for one Montgomery context plus extra limbs, zeroed; NULL if out of memory. */
+static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_time, size_t extra_limbs,
+                            size_t *total_limbs)
+{
+    size_t sec_limbs = 0;
+    if (constant_time) {
+        mp_size_t mul = mpn_sec_mul_itch(k->n, k->n), sqr = mpn_sec_sqr_itch(k->n);
+        sec_limbs = (size_t)(mul > sqr ? mul : sqr);
+    }
+    size_t total = 3 * (size_t)k->n + sec_limbs + extra_limbs;
+    mp_limb_t *scratch = calloc(total, sizeof(mp_limb_t));
+    if (scratch == NULL)
+        return NULL;
+    c->n = k->n;
+    c->m = k->modulus;
+    c->minv = k->minv;
+    c->product = scratch;
+    c->spare = scratch + 2 * k->n;
+    c->sec = sec_limbs ? scratch + 3 * k->n : NULL;
+    c->constant_time = constant_time;
+    *total_limbs = total;
+    return scratch;
+}
+
+/* Intermediate powers of a secret exponent must not outlive the call. */
+static void scratch_free(mp_limb_t *scratch, size_t limbs)
+{
+    explicit_bzero(scratch, limbs * sizeof(mp_limb_t));
+    free(scratch);
+}
+
+/* x mod m in Montgomery form (x * R mod m), as exactly n limbs. */
+static void to_montgomery(mp_limb_t *out, const mpz_t x, const mpz_t m, mp_size_t n)
+{
+    mpz_t t;
+    mpz_init(t);
+    mpz_mod(t, x, m);
+    mpz_mul_2exp(t, t, (mp_bitcnt_t)n * GMP_NUMB_BITS);
+    mpz_mod(t, t, m);
+    mp_size_t size = (mp_size_t)mpz_size(t);
+    mpn_zero(out, n);
+    if (size > 0)
+        mpn_copyi(out, mpz_limbs_read(t), size);
+    mpz_clear(t);
+}
+
+/* Reads and checks a table's header and length. */
+static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
+{
+    if (table_limbs < HDR_SIZE || table[HDR_MAGIC] != FB_MAGIC)
+        return 0;
+    mp_limb_t n = table[HDR_LIMBS], rows = table[HDR_ROWS], blocks = table[HDR_BLOCKS];
+    mp_limb_t block_bits = table[HDR_BLOCK_BITS];
+    if (rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS)
+        return 0;
+    if (n < 1 || n > table_limbs || jbigi_fb_table_limbs((size_t)n, (unsigned)rows, (unsigned)blocks) != table_limbs)
+        return 0;
+    /* row_bits * rows must not overflow; the exponent is far smaller anyway. */
+    if (block_bits < 1 || block_bits > (SIZE_MAX / 2) / (blocks * rows))
+        return 0;
+    const mp_limb_t *modulus = table + HDR_SIZE;
+    if ((modulus[0] & 1) == 0 || modulus[n - 1] == 0 || table[HDR_MINV] != negated_inverse(modulus[0]))
+        return 0;
+    k->n = (mp_size_t)n;
+    k->rows = (unsigned)rows;
+    k->blocks = (unsigned)blocks;
+    k->block_bits = (size_t)block_bits;
+    k->row_bits = (size_t)block_bits * (size_t)blocks;
+    k->minv = table[HDR_MINV];
+    k->modulus = modulus;
+    k->entries = modulus + n;
+    return 1;
+}
+
+size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs)
+{
+    struct comb k;
+    if (!read_comb(&k, table, table_limbs))
+        return 0;
+    return k.row_bits * k.rows;
+}
+
+static const mp_limb_t *entry(const struct comb *k, unsigned block, size_t index)
+{
+    return k->entries + (((size_t)block << k->rows) + index) * (size_t)k->n;
+}
+
+enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
+                                 unsigned rows, unsigned blocks, size_t max_exponent_bits)
+{
+    if (mpz_cmp_ui(m, 1) <= 0 || mpz_even_p(m))
+        return JBIGI_MODULUS_TOO_SMALL;
+    const mp_size_t n = (mp_size_t)mpz_size(m);
+    if (max_exponent_bits < 1 || table_limbs != jbigi_fb_table_limbs((size_t)n, rows, blocks))
+        return JBIGI_BAD_TABLE;
+
+    size_t row_bits = (max_exponent_bits + rows - 1) / rows;
+    size_t block_bits = (row_bits + blocks - 1) / blocks;
+    table[HDR_MAGIC] = FB_MAGIC;
+    table[HDR_LIMBS] = (mp_limb_t)n;
+    table[HDR_ROWS] = rows;
+    table[HDR_BLOCKS] = blocks;
+    table[HDR_BLOCK_BITS] = (mp_limb_t)block_bits;
+    mpn_copyi(table + HDR_SIZE, mpz_limbs_read(m), n);
+    table[HDR_MINV] = negated_inverse(table[HDR_SIZE]);
+
+    struct comb k;
+    if (!read_comb(&k, table, table_limbs))
+        return JBIGI_BAD_TABLE;
+    struct mont c;
+    size_t scratch_limbs;
+    mp_limb_t *scratch = mont_init(&c, &k, 0, 0, &scratch_limbs);
+    if (scratch == NULL)
+        return JBIGI_NO_MEMORY;
+    mp_limb_t *entries = table + HDR_SIZE + n;
+    const size_t per_block = (size_t)1 << rows;
+
+    /* G[s][0] = one, G[s][2^k] = g^(2^((k*v + s) * b)): the powers follow
+     * one another, each b squarings after the last, row by row. */
+    mpz_t one;
+    mpz_init_set_ui(one, 1);
+    for (unsigned s = 0; s < blocks; s++)
+        to_montgomery(entries + (s * per_block) * (size_t)n, one, m, n);
+    mpz_clear(one);
+
+    mp_limb_t *previous = NULL;
+    for (unsigned row = 0; row < rows; row++) {
+        for (unsigned s = 0; s < blocks; s++) {
+            mp_limb_t *power = entries + (s * per_block + ((size_t)1 << row)) * (size_t)n;
+            if (previous == NULL) {
+                to_montgomery(power, base, m, n);
+            } else {
+                mpn_copyi(power, previous, n);
+                for (size_t i = 0; i < block_bits; i++)
+                    mont_sqr(&c, power, power);
+            }
+            previous = power;
+        }
+    }
+
+    /* The other entries: G[s][j] = G[s][j - top] * G[s][top], top = highest bit of j. */
+    for (unsigned s = 0; s < blocks; s++) {
+        mp_limb_t *block = entries + s * per_block * (size_t)n;
+        for (size_t j = 3; j < per_block; j++) {
+            size_t top = (size_t)1 << (63 - __builtin_clzll((unsigned long long)j));
+            if (top == j)
+                continue;
+            mont_mul(&c, block + j * (size_t)n, block + (j - top) * (size_t)n, block + top * (size_t)n);
+        }
+    }
+    scratch_free(scratch, scratch_limbs);
+    return JBIGI_OK;
+}
+
+/* Bit pos of the limbs e[0..limbs), 0 past the end. */
+static inline unsigned exponent_bit(const mp_limb_t *e, size_t limbs, size_t pos)
+{
+    size_t limb = pos / GMP_NUMB_BITS;
+    return limb < limbs ? (unsigned)(e[limb] >> (pos % GMP_NUMB_BITS)) & 1 : 0;
+}
+
+/* The comb's column index for block s at offset t: one exponent bit per row. */
+static inline size_t column(const struct comb *k, const mp_limb_t *e, size_t limbs, unsigned s, size_t t)
+{
+    size_t index = 0;
+    size_t pos = (size_t)s * k->block_bits + t;
+    for (unsigned row = 0; row < k->rows; row++, pos += k->row_bits)
+        index |= (size_t)exponent_bit(e, limbs, pos) << row;
+    return index;
+}
+
+enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
+                                int constant_time)
+{
+    struct comb k;
+    if (!read_comb(&k, table, table_limbs))
+        return JBIGI_BAD_TABLE;
+    if (mpz_sgn(exp) < 0)
+        return JBIGI_EXPONENT_NOT_POSITIVE;
+    if (mpz_sizeinbase(exp, 2) > k.row_bits * k.rows)
+        return JBIGI_EXPONENT_TOO_LONG;
+
+    /* The constant-time path reads the exponent from a copy padded to the
+     * table's full reach, so which limbs it touches never depends on it. */
+    size_t e_limbs = constant_time ? (k.row_bits * k.rows + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS : mpz_size(exp);
+    struct mont c;
+    size_t scratch_limbs;
+    mp_limb_t *scratch = mont_init(&c, &k, constant_time, 2 * (size_t)k.n + e_limbs, &scratch_limbs);
+    if (scratch == NULL)
+        return JBIGI_NO_MEMORY;
+    mp_limb_t *acc = scratch + scratch_limbs - e_limbs - 2 * (size_t)k.n;
+    mp_limb_t *selected = acc + k.n;
+    mp_limb_t *e = selected + k.n;
+    if (mpz_size(exp) > 0)
+        mpn_copyi(e, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp));
+
+    const size_t per_block = (size_t)1 << k.rows;
+    if (constant_time) {
+        mpn_copyi(acc, entry(&k, 0, 0), k.n); /* one */
+        for (size_t t = k.block_bits; t-- > 0;) {
+            if (t + 1 != k.block_bits)
+                mont_sqr(&c, acc, acc);
+            for (unsigned s = k.blocks; s-- > 0;) {
+                mpn_sec_tabselect(selected, entry(&k, s, 0), k.n, (mp_size_t)per_block,
+                                  (mp_size_t)column(&k, e, e_limbs, s, t));
+                mont_mul(&c, acc, acc, selected);
+            }
+        }
+    } else {
+        int started = 0;
+        for (size_t t = k.block_bits; t-- > 0;) {
+            if (started)
+                mont_sqr(&c, acc, acc);
+            for (unsigned s = k.blocks; s-- > 0;) {
+                size_t index = column(&k, e, e_limbs, s, t);
+                if (index == 0)
+                    continue;
+                if (started)
+                    mont_mul(&c, acc, acc, entry(&k, s, index));
+                else
+                    mpn_copyi(acc, entry(&k, s, index), k.n);
+                started = 1;
+            }
+        }
+        if (!started)
+            mpn_copyi(acc, entry(&k, 0, 0), k.n); /* exp = 0: one */
+    }
+
+    mp_limb_t *out = mpz_limbs_write(r, k.n);
+    mont_leave(&c, out, acc);
+    mpz_limbs_finish(r, k.n);
+    scratch_free(scratch, scratch_limbs);
+    return JBIGI_OK;
+}

@@ -1,0 +1,57 @@
+/*
+ * fixedbase.h - g^e mod m for a base g that repeats, from a table of powers
+ * of g prepared once (Lim-Lee comb, Montgomery arithmetic on GMP's mpn layer).
+ *
+ * Diffie-Hellman, ElGamal and DSA raise the same generator to fresh
+ * exponents.  mpz_powm starts from nothing each time: about one squaring
+ * per exponent bit.  With the table, an exponent of E bits costs
+ * E / (rows * blocks) squarings and E / rows multiplications.
+ *
+ * The table is one flat array of limbs (a Java long[] in practice), so it
+ * needs no native memory of its own: a header, the modulus, then
+ * blocks x 2^rows entries of n limbs in Montgomery form.  No JNI here.
+ */
+#ifndef JBIGI_FIXEDBASE_H
+#define JBIGI_FIXEDBASE_H
+
+#include <stddef.h>
+#include <gmp.h>
+
+#include "arith.h"
+
+/* Limits on the comb's shape: tables stay small and shifts stay defined. */
+#define JBIGI_FB_MAX_ROWS 10
+#define JBIGI_FB_MAX_BLOCKS 64
+
+/*
+ * Limbs needed for the table of an n-limb modulus, or 0 if the shape is out
+ * of range or the size would overflow.
+ */
+size_t jbigi_fb_table_limbs(size_t modulus_limbs, unsigned rows, unsigned blocks);
+
+/*
+ * Fills table (table_limbs limbs, as jbigi_fb_table_limbs says) for base mod
+ * m, for exponents of up to max_exponent_bits bits.  m must be odd and > 1.
+ * Any base; it is reduced mod m.
+ */
+enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
+                                 unsigned rows, unsigned blocks, size_t max_exponent_bits);
+
+/* The largest exponent bit length the table covers, or 0 if it is malformed. */
+size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs);
+
+/*
+ * r = base^exp mod m from the table.  exp must be >= 0 and within the
+ * table's reach (JBIGI_EXPONENT_TOO_LONG otherwise: use mpz_powm).
+ * constant_time: every table read scans all entries of a block
+ * (mpn_sec_tabselect), every digit multiplies (zero digits by one), products
+ * use GMP's side-channel-silent mpn_sec_mul/mpn_sec_sqr, and the final
+ * subtraction is masked; time and memory accesses then depend only on the
+ * table's shape and exp's limb count.  Otherwise the fastest path: zero
+ * digits skipped, GMP's fastest multiplication.
+ * The table is checked first; a malformed one gives JBIGI_BAD_TABLE.
+ */
+enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
+                                int constant_time);
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * rawgmp: GMP called directly, on the benchmark's own inputs, so Bench can
+ * show how much of NativeBigInteger's time is the JNI path rather than GMP.
+ *
+ * It is a small timing server driven by Bench over stdin/stdout, so that its
+ * samples are interleaved with the Java samples of the same case: drift on a
+ * noisy machine then hits the raw-C figure and the JNI figure alike, which a
+ * separate run before or after the JVM would not give.
+ *
+ *   rawgmp INPUTS
+ *
+ * INPUTS (written by Bench), one input per line, numbers in hex:
+ *   pow SET BASE EXPONENT MODULUS
+ *   inv SET VALUE MODULUS
+ * Lines starting with '#' are comments.  All lines of a SET have one kind.
+ *
+ * Once INPUTS is read it prints one line
+ *   ready GMP_VERSION LIMB_BITS GMP_CFLAGS
+ * and then answers one line per command:
+ *   time OP SET N FIRST  ->  ok NANOSECONDS
+ *                           N operations on inputs FIRST, FIRST+1, ... of SET,
+ *                           wrapping around (samples continue where the last
+ *                           one stopped, so the whole set gets used)
+ *   check OP SET    ->  one "result HEX" line per input, then "end"
+ *   quit
+ * OP is powm, powm_sec (pow sets) or invert (inv sets).  A bad command gets
+ * "error MESSAGE"; a bad INPUTS file ends the program with status 1.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <gmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_SETS = 64, MAX_NAME = 48 };
+
+struct input {
+    mpz_t a, b, c; /* base, exponent, modulus; or value, modulus (c unused) */
+};
+
+struct set {
+    char name[MAX_NAME];
+    int is_pow;
+    size_t count;
+    struct input *inputs;
+};
+
+static struct set sets[MAX_SETS];
+static size_t set_count;
+
+/* Written after every timed loop so the compiler must keep the results. */
+static volatile mp_limb_t sink;
+
+static void die(const char *what, const char *detail, size_t line)
+{
+    fprintf(stderr, "rawgmp: %s%s%s (inputs line %zu)\n", what, detail ? ": " : "", detail ? detail : "", line);
+    exit(1);
+}
+
+static struct set *find_set(const char *name)
+{
+    for (size_t i = 0; i < set_count; i++)
+        if (strcmp(sets[i].name, name) == 0)
+            return &sets[i];
+    return NULL;
+}
+
+static struct set *find_or_add_set(const char *name, int is_pow, size_t line)
+{
+    struct set *s = find_set(name);
+    if (s == NULL) {
+        if (set_count == MAX_SETS)
+            die("too many input sets", name, line);
+        if (strlen(name) >= MAX_NAME)
+            die("set name too long", name, line);
+        s = &sets[set_count++];
+        strcpy(s->name, name);
+        s->is_pow = is_pow;
+    } else if (s->is_pow != is_pow) {
+        die("set mixes pow and inv inputs", name, line);
+    }
+    return s;
+}
+
+static void parse_number(mpz_t x, const char *hex, size_t line)
+{
+    mpz_init(x);
+    if (hex == NULL || mpz_set_str(x, hex, 16) != 0)
+        die("bad hex number", hex, line);
+}
+
+static void read_inputs(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        die("cannot open", path, 0);
+    char *buf = NULL;
+    size_t cap = 0;
+    size_t line = 0;
+    while (getline(&buf, &cap, f) != -1) {
+        line++;
+        char *kind = strtok(buf, " \t\r\n");
+        if (kind == NULL || kind[0] == '#')
+            continue;
+        int is_pow = strcmp(kind, "pow") == 0;
+        if (!is_pow && strcmp(kind, "inv") != 0)
+            die("unknown input kind", kind, line);
+        const char *name = strtok(NULL, " \t\r\n");
+        if (name == NULL)
+            die("missing set name", NULL, line);
+        struct set *s = find_or_add_set(name, is_pow, line);
+        struct input *grown = realloc(s->inputs, (s->count + 1) * sizeof *grown);
+        if (grown == NULL)
+            die("out of memory", NULL, line);
+        s->inputs = grown;
+        struct input *in = &s->inputs[s->count++];
+        parse_number(in->a, strtok(NULL, " \t\r\n"), line);
+        parse_number(in->b, strtok(NULL, " \t\r\n"), line);
+        if (is_pow)
+            parse_number(in->c, strtok(NULL, " \t\r\n"), line);
+        if (strtok(NULL, " \t\r\n") != NULL)
+            die("extra fields", NULL, line);
+    }
+    free(buf);
+    fclose(f);
+    if (set_count == 0)
+        die("no inputs in", path, line);
+}
+
+enum op { POWM, POWM_SEC, INVERT, BAD_OP };
+
+static enum op parse_op(const char *name)
+{
+    if (name == NULL)
+        return BAD_OP;
+    if (strcmp(name, "powm") == 0)
+        return POWM;
+    if (strcmp(name, "powm_sec") == 0)
+        return POWM_SEC;
+    if (strcmp(name, "invert") == 0)
+        return INVERT;
+    return BAD_OP;
+}
+
+/* One operation into r.  The set's kind was checked against op already. */
+static void run_op(enum op op, mpz_t r, const struct input *in)
+{
+    switch (op) {
+    case POWM:
+        mpz_powm(r, in->a, in->b, in->c);
+        break;
+    case POWM_SEC:
+        mpz_powm_sec(r, in->a, in->b, in->c);
+        break;
+    case INVERT:
+        /* Bench checks invertibility before timing; 0 here cannot happen. */
+        mpz_invert(r, in->a, in->b);
+        break;
+    case BAD_OP:
+        break;
+    }
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Times n operations.  r is allocated once, as a C caller reusing its
+ * result variable would: what is left is GMP's own cost. */
+static void time_op(enum op op, const struct set *s, unsigned long n, unsigned long first)
+{
+    mpz_t r;
+    mpz_init(r);
+    mp_limb_t acc = 0;
+    size_t k = first % s->count;
+    uint64_t start = now_ns();
+    for (unsigned long i = 0; i < n; i++) {
+        run_op(op, r, &s->inputs[k]);
+        acc ^= mpz_getlimbn(r, 0);
+        if (++k == s->count)
+            k = 0;
+    }
+    uint64_t elapsed = now_ns() - start;
+    sink ^= acc;
+    mpz_clear(r);
+    printf("ok %llu\n", (unsigned long long)elapsed);
+}
+
+static void check_op(enum op op, const struct set *s)
+{
+    mpz_t r;
+    mpz_init(r);
+    for (size_t i = 0; i < s->count; i++) {
+        run_op(op, r, &s->inputs[i]);
+        gmp_printf("result %Zx\n", r);
+    }
+    mpz_clear(r);
+    printf("end\n");
+}
+
+static int parse_count(const char *text, unsigned long *value)
+{
+    char *end = NULL;
+    if (text == NULL || text[0] < '0' || text[0] > '9')
+        return 0;
+    *value = strtoul(text, &end, 10);
+    return *end == '\0';
+}
+
+/* Answers one command line; returns 0 on "quit". */
+static int serve(char *command)
+{
+    const char *verb = strtok(command, " \t\r\n");
+    if (verb == NULL)
+        return 1;
+    if (strcmp(verb, "quit") == 0)
+        return 0;
+    int timing = strcmp(verb, "time") == 0;
+    if (!timing && strcmp(verb, "check") != 0) {
+        printf("error unknown command %s\n", verb);
+        return 1;
+    }
+    enum op op = parse_op(strtok(NULL, " \t\r\n"));
+    const char *name = strtok(NULL, " \t\r\n");
+    const struct set *s = name ? find_set(name) : NULL;
+    if (op == BAD_OP || s == NULL) {
+        printf("error unknown operation or set\n");
+        return 1;
+    }
+    if (s->is_pow != (op != INVERT)) {
+        printf("error operation does not fit set %s\n", s->name);
+        return 1;
+    }
+    if (!timing) {
+        check_op(op, s);
+        return 1;
+    }
+    unsigned long n, first;
+    if (!parse_count(strtok(NULL, " \t\r\n"), &n) || n == 0 || !parse_count(strtok(NULL, " \t\r\n"), &first)) {
+        printf("error bad operation count or first input\n");
+        return 1;
+    }
+    time_op(op, s, n, first);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: rawgmp INPUTS   (then commands on stdin; see the comment in rawgmp.c)\n");
+        return 2;
+    }
+    read_inputs(argv[1]);
+    /* __GMP_CFLAGS shows how this GMP was built (e.g. -march=znver3), which
+     * tells a tuned static GMP from the distribution's generic one. */
+    printf("ready %s %d %s\n", gmp_version, GMP_LIMB_BITS, __GMP_CFLAGS);
+    fflush(stdout);
+    char *buf = NULL;
+    size_t cap = 0;
+    while (getline(&buf, &cap, stdin) != -1) {
+        int more = serve(buf);
+        fflush(stdout);
+        if (!more)
+            break;
+    }
+    free(buf);
+    return 0;
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Runs the benchmark: BigInteger against lib/libjbigi.so against GMP called
+# from C, written to build/bench/ (results.csv, speedup.png) and stdout.
+# Called by `make bench`, which passes the tools in the environment: JAVA,
+# JAVAC, CC, CFLAGS (with GMP's -I), GMP_LIBS (the GMP the library was linked
+# with, so the raw C figures are of the same GMP).  Arguments go to Bench:
+# --quick, --sizes 256,2048, --ops modPow,modInverse,i2p, --samples N,
+# --sample-ms N.  JBIGI_LIB_DIR=dir benchmarks dir/libjbigi.so instead.
+set -u
+cd "$(dirname "$0")/../.."
+out=build/bench
+lib=${JBIGI_LIB_DIR:-lib}
+JAVA=${JAVA:-java}
+JAVAC=${JAVAC:-javac}
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2}
+GMP_LIBS=${GMP_LIBS:--lgmp}
+mkdir -p "$out"
+
+if [ ! -r "$lib/libjbigi.so" ] || [ ! -d build/classes ]; then
+    echo "!! $lib/libjbigi.so or build/classes missing: run make first" >&2
+    exit 1
+fi
+
+# The raw C ratios only mean something if both sides run the same GMP.  A
+# library linked to libgmp.so against a static GMP_LIBS (or the reverse) is
+# the likely slip when this script is run by hand.
+case " $GMP_LIBS " in *" -lgmp "*) raw_links=shared ;; *) raw_links=static ;; esac
+if ldd "$lib/libjbigi.so" 2>/dev/null | grep -q 'libgmp\.so'; then lib_links=shared; else lib_links=static; fi
+if [ "$raw_links" != "$lib_links" ]; then
+    echo "WARNING: $lib/libjbigi.so uses a $lib_links GMP but GMP_LIBS ($GMP_LIBS) a $raw_links one:" \
+        "the native/raw C ratios will compare two different GMPs." >&2
+fi
+
+if ! $CC $CFLAGS -o "$out/rawgmp" test/bench/rawgmp.c $GMP_LIBS; then
+    echo "!! test/bench/rawgmp.c did not compile" >&2
+    exit 1
+fi
+rm -rf "$out/classes"
+mkdir -p "$out/classes"
+if ! $JAVAC -Xlint:all -Werror -d "$out/classes" -cp build/classes test/bench/*.java; then
+    echo "!! test/bench/*.java did not compile" >&2
+    exit 1
+fi
+
+# A fixed heap: no resizing in the middle of a measurement.
+$JAVA -Xms512m -Xmx512m -Djava.library.path="$lib" -cp "build/classes:$out/classes" \
+    net.i2p.util.Bench --rawgmp "$out/rawgmp" --out "$out" "$@"
+status=$?
+[ "$status" -eq 0 ] || exit "$status"
+
+if command -v gnuplot >/dev/null 2>&1; then
+    gnuplot -e "datafile='$out/speedup.dat'; outfile='$out/speedup.png'" test/bench/speedup.gp \
+        && echo "Wrote $out/speedup.png"
+else
+    echo "gnuplot not found (apt-get install gnuplot-nox): $out/speedup.png not made."
+fi

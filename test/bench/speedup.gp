@@ -1,0 +1,33 @@
+# The speed-up chart of `make bench`: BigInteger's time divided by the other
+# implementation's, against operand size, from the speedup.dat Bench writes.
+#
+#   gnuplot -e "datafile='build/bench/speedup.dat'; outfile='build/bench/speedup.png'" test/bench/speedup.gp
+#
+# Columns of a line: speed-up, then its range from the fastest and slowest
+# samples (drawn as error bars).  Above 1 is faster than BigInteger.
+
+if (!exists("datafile")) datafile = 'build/bench/speedup.dat'
+if (!exists("outfile")) outfile = 'build/bench/speedup.png'
+subtitle = system("sed -n 's/^# title: //p' '" . datafile . "'")
+
+set terminal pngcairo size 1000,650 font "DejaVu Sans,11"
+set output outfile
+set title "Speed-up over java.math.BigInteger\n{/*0.8 " . subtitle . "}"
+set xlabel "operand size (bits)"
+set ylabel "BigInteger time / time  (log scale)"
+set datafile missing "?"
+# Sizes double from one point to the next, and modInverse gains ten times
+# what modPow does: both axes are logarithmic so every line stays readable.
+set logscale x 2
+set logscale y
+set xtics (256, 512, 1024, 2048, 3072, 4096, 8192)
+set ytics (0.5, 0.75, 1, 1.25, 1.5, 2, 3, 5, 10, 20, 30, 50, 100)
+set grid xtics ytics
+set key top left box opaque
+set xrange [200:10000]
+
+plot 1 with lines dashtype 2 linecolor "gray40" title "break-even", \
+     datafile using 1:2:3:4 with yerrorlines linewidth 2 pointtype 7 title "NativeBigInteger.modPow", \
+     datafile using 1:5:6:7 with yerrorlines linewidth 2 pointtype 5 title "NativeBigInteger.modPowCT (vs BigInteger.modPow)", \
+     datafile using 1:8:9:10 with yerrorlines linewidth 2 pointtype 9 title "NativeBigInteger.modInverse", \
+     datafile using 1:11:12:13 with yerrorlines linewidth 1 dashtype 3 pointtype 6 title "GMP mpz_powm from C (the limit)"

@@ -1,0 +1,140 @@
+/*
+ * test_fixedbase.c - fixed-base tables and evaluation against mpz_powm, both
+ * variants, many comb shapes, and malformed tables that must be refused.
+ */
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fixedbase.h"
+
+static gmp_randstate_t state;
+
+/* Builds a table for base mod m; NULL (and a failed check) if it cannot. */
+static mp_limb_t *make_table(const mpz_t base, const mpz_t m, unsigned rows, unsigned blocks, size_t bits,
+                             size_t *limbs)
+{
+    *limbs = jbigi_fb_table_limbs(mpz_size(m), rows, blocks);
+    mp_limb_t *table = malloc(*limbs * sizeof(mp_limb_t));
+    enum jbigi_status st = jbigi_fb_build(table, *limbs, base, m, rows, blocks, bits);
+    CHECK(st == JBIGI_OK, "build rows=%u blocks=%u bits=%zu: status %d", rows, blocks, bits, st);
+    if (st != JBIGI_OK) {
+        free(table);
+        return NULL;
+    }
+    return table;
+}
+
+static void check_shape(unsigned mod_bits, unsigned rows, unsigned blocks, int cases)
+{
+    mpz_t m, base, e, r, want;
+    mpz_inits(m, base, e, r, want, NULL);
+    mpz_urandomb(m, state, mod_bits);
+    mpz_setbit(m, mod_bits - 1);
+    mpz_setbit(m, 0);
+    if (mod_bits == 2)
+        mpz_set_ui(m, 3);
+    mpz_urandomb(base, state, mod_bits + 10); /* unreduced on purpose */
+    if (rng_next() & 1)
+        mpz_neg(base, base);
+    size_t limbs;
+    mp_limb_t *table = make_table(base, m, rows, blocks, mod_bits, &limbs);
+    if (table == NULL)
+        goto out;
+    size_t reach = jbigi_fb_max_exponent_bits(table, limbs);
+    CHECK(reach >= mod_bits, "reach %zu < %u", reach, mod_bits);
+    for (int i = 0; i < cases; i++) {
+        /* Exponents from 0 to the table's whole reach, some all ones. */
+        unsigned bits = (unsigned)(rng_next() % (reach + 1));
+        mpz_urandomb(e, state, bits);
+        if (i % 7 == 0) {
+            mpz_set_ui(e, 0);
+            mpz_setbit(e, bits);
+            mpz_sub_ui(e, e, 1);
+        }
+        if (i == 0)
+            mpz_set_ui(e, 0);
+        mpz_powm(want, base, e, m);
+        for (int ct = 0; ct <= 1; ct++) {
+            enum jbigi_status st = jbigi_fb_powm(r, table, limbs, e, ct);
+            CHECK(st == JBIGI_OK && mpz_cmp(r, want) == 0,
+                  "m=%u bits rows=%u blocks=%u ct=%d exponent bits %u: status %d", mod_bits, rows, blocks, ct,
+                  bits, st);
+        }
+    }
+    /* One bit past the reach is refused, not computed wrongly. */
+    mpz_set_ui(e, 0);
+    mpz_setbit(e, reach);
+    CHECK(jbigi_fb_powm(r, table, limbs, e, 0) == JBIGI_EXPONENT_TOO_LONG, "too-long exponent accepted");
+    mpz_set_si(e, -5);
+    CHECK(jbigi_fb_powm(r, table, limbs, e, 1) == JBIGI_EXPONENT_NOT_POSITIVE, "negative exponent accepted");
+    free(table);
+out:
+    mpz_clears(m, base, e, r, want, NULL);
+}
+
+static void check_refusals(void)
+{
+    mpz_t m, base, e, r;
+    mpz_inits(m, base, e, r, NULL);
+    mpz_set_ui(base, 5);
+    mp_limb_t small[64];
+    mpz_set_ui(m, 1);
+    CHECK(jbigi_fb_build(small, jbigi_fb_table_limbs(1, 2, 1), base, m, 2, 1, 8) == JBIGI_MODULUS_TOO_SMALL, "m = 1");
+    mpz_set_ui(m, 10);
+    CHECK(jbigi_fb_build(small, jbigi_fb_table_limbs(1, 2, 1), base, m, 2, 1, 8) == JBIGI_MODULUS_TOO_SMALL, "m even");
+    mpz_set_si(m, -7);
+    CHECK(jbigi_fb_build(small, jbigi_fb_table_limbs(1, 2, 1), base, m, 2, 1, 8) == JBIGI_MODULUS_TOO_SMALL, "m < 0");
+    CHECK(jbigi_fb_table_limbs(1, 0, 1) == 0 && jbigi_fb_table_limbs(1, JBIGI_FB_MAX_ROWS + 1, 1) == 0 &&
+              jbigi_fb_table_limbs(1, 2, 0) == 0 && jbigi_fb_table_limbs(0, 2, 1) == 0,
+          "shapes out of range");
+    mpz_set_ui(m, 1000003);
+    CHECK(jbigi_fb_build(small, 5, base, m, 2, 1, 8) == JBIGI_BAD_TABLE, "wrong table length");
+
+    /* A good table, then every header limb and the length corrupted in turn. */
+    size_t limbs;
+    mp_limb_t *table = make_table(base, m, 3, 2, 20, &limbs);
+    mpz_set_ui(e, 12345);
+    if (table != NULL) {
+        for (size_t i = 0; i < 7; i++) {
+            mp_limb_t saved = table[i];
+            static const mp_limb_t bad[] = {0, 2, 64, ~(mp_limb_t)0};
+            for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+                if (bad[b] == saved)
+                    continue;
+                table[i] = bad[b];
+                enum jbigi_status st = jbigi_fb_powm(r, table, limbs, e, (int)(b & 1));
+                /* Header limb 4 (block bits) only changes the reach: it may still evaluate,
+                 * but must never read outside the table; the others must be refused. */
+                CHECK(i == 4 ? (st == JBIGI_OK || st == JBIGI_EXPONENT_TOO_LONG || st == JBIGI_BAD_TABLE)
+                             : st == JBIGI_BAD_TABLE,
+                      "corrupted header limb %zu = %lu: status %d", i, (unsigned long)bad[b], st);
+            }
+            table[i] = saved;
+        }
+        CHECK(jbigi_fb_powm(r, table, limbs - 1, e, 0) == JBIGI_BAD_TABLE, "short length accepted");
+        CHECK(jbigi_fb_powm(r, table, 3, e, 0) == JBIGI_BAD_TABLE, "tiny length accepted");
+        CHECK(jbigi_fb_powm(r, table, limbs, e, 0) == JBIGI_OK, "table restored");
+        free(table);
+    }
+    mpz_clears(m, base, e, r, NULL);
+}
+
+int main(void)
+{
+    uint64_t seed = test_seed("test_fixedbase");
+    gmp_randinit_default(state);
+    gmp_randseed_ui(state, (unsigned long)seed);
+
+    check_refusals();
+    static const unsigned sizes[] = {2, 3, 63, 64, 65, 127, 128, 200, 511, 512, 1024, 2048};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (unsigned rows = 1; rows <= 8; rows++)
+            for (unsigned blocks = 1; blocks <= 4; blocks++)
+                check_shape(sizes[i], rows, blocks, sizes[i] > 600 ? 2 : 12);
+    check_shape(4096, 8, 2, 6);
+    check_shape(4096, 5, 4, 6);
+    gmp_randclear(state);
+    return finish("test_fixedbase");
+}

@@ -1,0 +1,306 @@
+/*
+ * test_wipe.c - once jbigi_install_wiping_allocator() is in place, every
+ * block GMP frees is all zero by the time it reaches free().
+ *
+ * Link with -Wl,--wrap=malloc,--wrap=realloc,--wrap=free.  The linker then
+ * sends every call to those functions made from this program's own objects
+ * (wipe.c among them, and GMP too when it is a static libgmp.a) to the
+ * __wrap_ functions below, which remember each block's size and, at free,
+ * look at whether the whole block is zero.  A shared libgmp calls its default
+ * malloc unseen, but with the wiping allocator installed GMP allocates
+ * through wipe.c, whose malloc and free are seen with either kind of libgmp.
+ *
+ * Every step runs twice: first under a plain allocator that does not wipe,
+ * where the step must leave the test pattern in some freed block (so the
+ * detector demonstrably can fail on that step), then under the wiping
+ * allocator, where nothing it frees may be non-zero.
+ */
+#include <gmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "arith.h"
+#include "check.h"
+#include "convert.h"
+#include "wipe.h"
+
+void *__real_malloc(size_t size);
+void *__real_realloc(void *p, size_t size);
+void __real_free(void *p);
+void *__wrap_malloc(size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void __wrap_free(void *p);
+
+/* ---- the detector ---- */
+
+/* Live blocks and their sizes.  A plain array: GMP keeps few blocks alive at
+ * once, and the detector must not allocate. */
+#define MAX_BLOCKS 4096
+static struct block {
+    void *p;
+    size_t size;
+} blocks[MAX_BLOCKS];
+static size_t live_blocks;
+
+static struct free_counts {
+    unsigned long seen;     /* frees of blocks the wrapped malloc handed out */
+    unsigned long dirty;    /* ... of which not all zero */
+    unsigned long unknown;  /* frees of blocks it never saw */
+    unsigned long reallocs; /* blocks given to the C library's realloc, which cannot wipe */
+    size_t largest;         /* the largest block freed */
+} counts;
+
+static void remember(void *p, size_t size)
+{
+    if (p == NULL)
+        return;
+    if (live_blocks == MAX_BLOCKS) {
+        fputs("test_wipe: block table full\n", stderr);
+        abort();
+    }
+    blocks[live_blocks].p = p;
+    blocks[live_blocks].size = size;
+    live_blocks++;
+}
+
+/* Removes p from the table; returns 0 if it was never there. */
+static int forget(void *p, size_t *size)
+{
+    for (size_t i = live_blocks; i-- > 0;) {
+        if (blocks[i].p == p) {
+            *size = blocks[i].size;
+            blocks[i] = blocks[--live_blocks];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int all_zero(const unsigned char *p, size_t size)
+{
+    for (size_t i = 0; i < size; i++)
+        if (p[i] != 0)
+            return 0;
+    return 1;
+}
+
+void *__wrap_malloc(size_t size)
+{
+    void *p = __real_malloc(size);
+    remember(p, size);
+    return p;
+}
+
+void *__wrap_realloc(void *old, size_t size)
+{
+    size_t old_size;
+    if (old != NULL) {
+        if (forget(old, &old_size))
+            counts.reallocs++;
+        else
+            counts.unknown++;
+    }
+    void *p = __real_realloc(old, size);
+    remember(p, size);
+    return p;
+}
+
+void __wrap_free(void *p)
+{
+    size_t size;
+    if (p == NULL)
+        return;
+    if (!forget(p, &size)) {
+        counts.unknown++;
+    } else {
+        counts.seen++;
+        if (!all_zero(p, size))
+            counts.dirty++;
+        if (size > counts.largest)
+            counts.largest = size;
+    }
+    __real_free(p);
+}
+
+/* ---- allocators under test ---- */
+
+/* wipe.c's functions without the wiping: the control.  realloc is also
+ * allocate, copy, free, so that the block it moves away from is seen. */
+static void *plain_alloc(size_t size)
+{
+    void *p = malloc(size);
+    if (p == NULL)
+        abort();
+    return p;
+}
+
+static void *plain_realloc(void *old, size_t old_size, size_t new_size)
+{
+    void *p = plain_alloc(new_size);
+    memcpy(p, old, old_size < new_size ? old_size : new_size);
+    free(old);
+    return p;
+}
+
+static void plain_free(void *p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+/* ---- the steps ---- */
+
+/* Set by the phase: whether the steps expect wiped or dirty frees. */
+static int wiping;
+
+static void check_step(const char *what, const struct free_counts *before)
+{
+    unsigned long seen = counts.seen - before->seen;
+    unsigned long dirty = counts.dirty - before->dirty;
+    if (wiping) {
+        CHECK(seen > 0, "%s: freed no block, so nothing was checked", what);
+        CHECK(dirty == 0, "%s: %lu of %lu freed blocks not wiped", what, dirty, seen);
+        CHECK(counts.reallocs == before->reallocs,
+              "%s: a block went to the C library's realloc, which leaves a moved block unwiped", what);
+        CHECK(counts.unknown == before->unknown, "%s: freed a block the detector never saw", what);
+    } else {
+        CHECK(dirty > 0, "control %s: no pattern left in %lu freed blocks, so this step cannot fail",
+              what, seen);
+    }
+}
+
+#define STEP(what, statement)                                  \
+    do {                                                       \
+        struct free_counts before_ = counts;                   \
+        statement;                                             \
+        check_step(what, &before_);                            \
+    } while (0)
+
+/* A recognisable non-zero value of limbs limbs, different for each salt,
+ * with its lowest bit set so it can serve as an odd modulus. */
+static void set_pattern(mpz_t v, size_t limbs, unsigned salt)
+{
+    mp_limb_t *d = mpz_limbs_write(v, (mp_size_t)limbs);
+    for (size_t i = 0; i < limbs; i++)
+        d[i] = (mp_limb_t)0xa5c3a5c3a5c3a5c3ULL ^ (mp_limb_t)((i + salt) * 0x0101010101010101ULL);
+    d[0] |= 1;
+    mpz_limbs_finish(v, (mp_size_t)limbs);
+}
+
+/*
+ * The same mpz work under whichever allocator is installed: growth by
+ * realloc, growth by allocate-and-free, temporaries of mpz_powm and of a
+ * large multiplication (above GMP's alloca limit, so they come from the
+ * allocator), jbigi's own operations, a string GMP hands out, and clears.
+ */
+static void run_steps(void)
+{
+    void (*gmp_free)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &gmp_free);
+
+    mpz_t x, b, e, m, r;
+    mpz_init2(x, 64);
+    mpz_inits(b, e, m, r, NULL);
+    set_pattern(x, 1);
+    set_pattern(b, 64);
+    set_pattern(e, 32);
+    set_pattern(m, 64);
+
+    STEP("mpz_realloc2 growth", mpz_realloc2(x, 1 << 16));
+    set_pattern(x, (1 << 16) / GMP_LIMB_BITS);
+    STEP("mpz_mul_2exp growth", mpz_mul_2exp(x, x, 1 << 18));
+    STEP("mpz_mul in place", mpz_mul(x, x, x));
+    STEP("mpz_realloc2 shrink", mpz_realloc2(x, 4096));
+
+    /* A result variable that already holds a small secret-looking value, so
+     * the result's own growth frees it. */
+    set_pattern(r, 1);
+    STEP("mpz_powm 4096-bit", mpz_powm(r, b, e, m));
+    set_pattern(m, 2048);
+    set_pattern(e, 2);
+    STEP("mpz_powm 131072-bit (heap temporaries)", mpz_powm(r, b, e, m));
+    set_pattern(m, 64);
+    set_pattern(e, 32);
+
+    mpz_clear(r);
+    mpz_init(r);
+    set_pattern(r, 1);
+    STEP("jbigi_modpow", CHECK(jbigi_modpow(r, b, e, m) == JBIGI_OK, "jbigi_modpow status"));
+    set_pattern(r, 1);
+    mpz_neg(e, e);
+    STEP("jbigi_modpow negative exponent",
+         CHECK(jbigi_modpow(r, b, e, m) == JBIGI_OK, "jbigi_modpow status"));
+    mpz_neg(e, e);
+    mpz_clear(r);
+    mpz_init(r);
+    set_pattern(r, 1);
+    STEP("jbigi_modpow_ct", CHECK(jbigi_modpow_ct(r, b, e, m) == JBIGI_OK, "jbigi_modpow_ct status"));
+    mpz_clear(r);
+    mpz_init(r);
+    set_pattern(r, 1);
+    STEP("jbigi_modinverse", CHECK(jbigi_modinverse(r, b, m) == JBIGI_OK, "jbigi_modinverse status"));
+
+    /* jbigi_import grows its target; jbigi_export of a negative value uses a
+     * temporary. */
+    uint8_t bytes[600];
+    memset(bytes, 0xa5, sizeof bytes);
+    STEP("jbigi_import growth", jbigi_import(r, bytes, sizeof bytes));
+    STEP("jbigi_export negative", jbigi_export(bytes, sizeof bytes, r));
+
+    STEP("string from mpz_get_str", {
+        char *s = mpz_get_str(NULL, 16, b);
+        gmp_free(s, strlen(s) + 1);
+    });
+    STEP("mpz_clears", mpz_clears(x, b, e, m, r, NULL));
+}
+
+int main(void)
+{
+    /* The detector itself: a non-zero block is caught, a zero one is not. */
+    struct free_counts before = counts;
+    unsigned char *p = malloc(100);
+    memset(p, 0x5a, 100);
+    p[99] = 0;
+    free(p);
+    CHECK(counts.seen - before.seen == 1 && counts.dirty - before.dirty == 1,
+          "a freed non-zero block was not detected");
+    before = counts;
+    p = malloc(100);
+    memset(p, 0, 100);
+    free(p);
+    CHECK(counts.seen - before.seen == 1 && counts.dirty == before.dirty,
+          "a freed zero block was reported as not wiped");
+    /* Only the last byte non-zero: the whole block is looked at. */
+    before = counts;
+    p = malloc(100);
+    memset(p, 0, 100);
+    p[99] = 1;
+    free(p);
+    CHECK(counts.dirty - before.dirty == 1, "a non-zero last byte was not detected");
+
+    /* GMP's default allocator: seen only with a static libgmp; informative. */
+    before = counts;
+    {
+        mpz_t a;
+        mpz_init(a);
+        set_pattern(a, 100);
+        mpz_mul_2exp(a, a, 1 << 16);
+        mpz_clear(a);
+    }
+    printf("# GMP's default allocator: %lu frees seen (none with a shared libgmp), %lu not wiped\n",
+           counts.seen - before.seen, counts.dirty - before.dirty);
+
+    wiping = 0;
+    mp_set_memory_functions(plain_alloc, plain_realloc, plain_free);
+    run_steps();
+
+    wiping = 1;
+    before = counts;
+    counts.largest = 0;
+    jbigi_install_wiping_allocator();
+    run_steps();
+    printf("# wiping allocator: %lu blocks freed, %lu not wiped, largest %zu bytes\n",
+           counts.seen - before.seen, counts.dirty - before.dirty, counts.largest);
+    CHECK(counts.largest > 0x7f00, "no block above GMP's alloca limit was freed");
+    return finish("test_wipe");
+}
