@@ -50,8 +50,8 @@ else ifneq ($(filter static fat,$(GMP)),)
   GMP_LIBS := $(GMP_PREFIX)/lib/libgmp.a -Wl,--exclude-libs,ALL
   GMP_DEPS := $(GMP_PREFIX)/lib/libgmp.a
   # The GMP target names the jar resource (libjbigi-linux-<cpu>_64.so), as I2P names its builds.
-  JBIGI_CPU = $(shell t=$$(cat $(GMP_PREFIX)/jbigi-gmp-target 2>/dev/null); \
-                case "$$t" in ""|x86_64|fat) echo none;; *) echo $$t;; esac)
+  GMP_TARGET_NAME = $(strip $(shell cat $(GMP_PREFIX)/jbigi-gmp-target 2>/dev/null))
+  JBIGI_CPU = $(if $(filter-out x86_64 fat,$(GMP_TARGET_NAME)),$(GMP_TARGET_NAME),none)
 else
   $(error GMP must be static, system or fat, not '$(GMP)')
 endif
