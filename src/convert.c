@@ -2,9 +2,10 @@
  * convert.c - big-endian two's complement bytes <-> mpz_t, a limb at a time.
  *
  * mpz_import/mpz_export with one-byte words walk the data a byte at a time
- * and know nothing of two's complement.  Here whole limbs are loaded with one
- * byte-swapping load, negatives are negated in place with mpn_neg, and only
- * the partial top limb is assembled byte by byte.
+ * and know nothing of two's complement.  Here the bytes land right-aligned
+ * in the limb storage itself, are sign-extended to whole limbs, and are
+ * turned into limbs in place with one byte-swapping load per limb;
+ * negatives are negated in place with mpn_neg.
  */
 #include "convert.h"
 
@@ -45,30 +46,54 @@ static inline void store_be_limb(uint8_t *p, mp_limb_t v)
     memcpy(p, &v, sizeof v);
 }
 
+size_t jbigi_limbs_for_bytes(size_t len)
+{
+    return (len + LIMB_BYTES - 1) / LIMB_BYTES;
+}
+
+unsigned char *jbigi_bytes_slot(mp_limb_t *limbs, size_t len)
+{
+    /* Right-aligned, so the buffer reads as one big-endian number. */
+    return (unsigned char *)limbs + jbigi_limbs_for_bytes(len) * LIMB_BYTES - len;
+}
+
+mp_size_t jbigi_bytes_to_limbs(mp_limb_t *limbs, size_t len)
+{
+    const size_t n = jbigi_limbs_for_bytes(len);
+    unsigned char *buf = (unsigned char *)limbs;
+    const size_t pad = n * LIMB_BYTES - len;
+    const int negative = (buf[pad] & 0x80) != 0;
+
+    /* Sign-extend into the padding: the buffer is now the value in two's
+     * complement over n whole limbs, most significant limb first. */
+    memset(buf, negative ? 0xff : 0x00, pad);
+
+    /* Reverse the limb order and byte-swap each limb, pairwise in place. */
+    size_t i = 0, j = n - 1;
+    for (; i < j; i++, j--) {
+        mp_limb_t low = load_be_limb(buf + j * LIMB_BYTES);
+        mp_limb_t high = load_be_limb(buf + i * LIMB_BYTES);
+        limbs[i] = low;
+        limbs[j] = high;
+    }
+    if (i == j)
+        limbs[i] = load_be_limb(buf + i * LIMB_BYTES);
+
+    /* A negative value's magnitude is its two's complement negation. */
+    if (negative)
+        mpn_neg(limbs, limbs, (mp_size_t)n);
+    mp_size_t size = (mp_size_t)n;
+    while (size > 0 && limbs[size - 1] == 0)
+        size--;
+    return negative ? -size : size;
+}
+
 void jbigi_import(mpz_t rop, const uint8_t *bytes, size_t len)
 {
-    const int negative = (bytes[0] & 0x80) != 0;
-    const size_t nlimbs = (len + LIMB_BYTES - 1) / LIMB_BYTES;
-    const size_t top_bytes = len - (nlimbs - 1) * LIMB_BYTES; /* 1..LIMB_BYTES */
-    mp_limb_t *limbs = mpz_limbs_write(rop, (mp_size_t)nlimbs);
-
-    /* Full limbs, least significant first, taken from the end of the array. */
-    for (size_t i = 0; i + 1 < nlimbs; i++)
-        limbs[i] = load_be_limb(bytes + len - (i + 1) * LIMB_BYTES);
-
-    /* The top limb holds the first top_bytes bytes, sign-extended. */
-    mp_limb_t top = negative ? ~(mp_limb_t)0 : 0;
-    for (size_t i = 0; i < top_bytes; i++)
-        top = (top << 8) | bytes[i];
-    limbs[nlimbs - 1] = top;
-
-    /* The limbs now hold the value modulo 2^(limb bits * nlimbs); a negative
-     * value's magnitude is its two's complement negation. */
-    if (negative)
-        mpn_neg(limbs, limbs, (mp_size_t)nlimbs);
-
-    /* mpz_limbs_finish strips high zero limbs and takes the sign from the size. */
-    mpz_limbs_finish(rop, negative ? -(mp_size_t)nlimbs : (mp_size_t)nlimbs);
+    mp_limb_t *limbs = mpz_limbs_write(rop, (mp_size_t)jbigi_limbs_for_bytes(len));
+    memcpy(jbigi_bytes_slot(limbs, len), bytes, len);
+    /* mpz_limbs_finish takes the sign from the size and strips zero limbs. */
+    mpz_limbs_finish(rop, jbigi_bytes_to_limbs(limbs, len));
 }
 
 size_t jbigi_encoded_length(const mpz_t value)

@@ -21,6 +21,20 @@
  */
 void jbigi_import(mpz_t rop, const uint8_t *bytes, size_t len);
 
+/* Limbs that hold a len-byte operand (len >= 1). */
+size_t jbigi_limbs_for_bytes(size_t len);
+
+/*
+ * In-place conversion, for callers that copy the bytes straight into limb
+ * storage (the JNI layer: no intermediate byte buffer, no allocation).
+ * jbigi_bytes_slot says where in a buffer of jbigi_limbs_for_bytes(len)
+ * limbs the len bytes go; once they are there, jbigi_bytes_to_limbs turns
+ * the buffer into the value's limbs and returns the signed, normalized size
+ * that mpz_roinit_n takes (negative for negative values, 0 for zero).
+ */
+unsigned char *jbigi_bytes_slot(mp_limb_t *limbs, size_t len);
+mp_size_t jbigi_bytes_to_limbs(mp_limb_t *limbs, size_t len);
+
 /*
  * The length of toByteArray() for value: bitLength() / 8 + 1, where
  * bitLength counts the bits of value without its sign bit.  Zero is one byte.

@@ -6,6 +6,7 @@
  * One exit path per function clears every mpz_t, so the error paths leak
  * nothing.  No global mutable state: any number of threads may call in.
  */
+#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <jni.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,7 +35,9 @@
  * shape, low enough that a wrong shape cannot exhaust memory. */
 #define JBIGI_MAX_TABLE_LIMBS ((size_t)16 * 1024 * 1024)
 
-/* Operands up to this size are copied to the stack, larger ones to the heap. */
+/* Operands up to this many limbs (4096 bits) and results up to this many
+ * bytes stay on the stack; larger ones go to the heap. */
+#define STACK_OPERAND_LIMBS 64
 #define STACK_BUFFER_BYTES 1024
 
 /* Called once when the JVM loads the library, before any GMP value exists. */
@@ -68,10 +71,39 @@ static void throw_status(JNIEnv *env, enum jbigi_status status)
 }
 
 /*
- * Reads the Java byte[] named name into value.  Returns 0 with a Java
- * exception pending when the array is null, empty or too large.
+ * An operand as GMP sees it: a read-only mpz_t over limbs that live on the
+ * stack for common sizes (no allocation per call) or on the heap.  Its
+ * storage is wiped on release: exponents are often private keys.
  */
-static int read_operand(JNIEnv *env, jbyteArray array, const char *name, mpz_t value)
+struct operand {
+    mpz_t value;
+    mp_limb_t *limbs;
+    size_t nlimbs;
+    mp_limb_t stack[STACK_OPERAND_LIMBS];
+};
+
+static void operand_init(struct operand *op)
+{
+    op->limbs = NULL;
+    op->nlimbs = 0;
+}
+
+static void operand_release(struct operand *op)
+{
+    if (op->limbs != NULL) {
+        explicit_bzero(op->limbs, op->nlimbs * sizeof(mp_limb_t));
+        if (op->limbs != op->stack)
+            free(op->limbs);
+        op->limbs = NULL;
+    }
+}
+
+/*
+ * Reads the Java byte[] named name into op.  Returns 0 with a Java
+ * exception pending when the array is null, empty or too large.  The bytes
+ * are copied once, straight into the limb storage, and converted there.
+ */
+static int read_operand(JNIEnv *env, jbyteArray array, const char *name, struct operand *op)
 {
     char message[128];
     if (array == NULL) {
@@ -93,19 +125,17 @@ static int read_operand(JNIEnv *env, jbyteArray array, const char *name, mpz_t v
         return 0;
     }
 
-    uint8_t stack_buffer[STACK_BUFFER_BYTES];
-    uint8_t *bytes = stack_buffer;
-    if (len > STACK_BUFFER_BYTES) {
-        bytes = malloc((size_t)len);
-        if (bytes == NULL) {
-            throw_new(env, "java/lang/OutOfMemoryError", "jbigi: no memory for an operand copy");
+    op->nlimbs = jbigi_limbs_for_bytes((size_t)len);
+    op->limbs = op->stack;
+    if (op->nlimbs > STACK_OPERAND_LIMBS) {
+        op->limbs = malloc(op->nlimbs * sizeof(mp_limb_t));
+        if (op->limbs == NULL) {
+            throw_new(env, "java/lang/OutOfMemoryError", "jbigi: no memory for an operand");
             return 0;
         }
     }
-    (*env)->GetByteArrayRegion(env, array, 0, len, (jbyte *)bytes);
-    jbigi_import(value, bytes, (size_t)len);
-    if (bytes != stack_buffer)
-        free(bytes);
+    (*env)->GetByteArrayRegion(env, array, 0, len, (jbyte *)jbigi_bytes_slot(op->limbs, (size_t)len));
+    mpz_roinit_n(op->value, op->limbs, jbigi_bytes_to_limbs(op->limbs, (size_t)len));
     return 1;
 }
 
@@ -129,6 +159,8 @@ static jbyteArray new_result(JNIEnv *env, const mpz_t value)
     }
     jbigi_export(bytes, len, value);
     (*env)->SetByteArrayRegion(env, result, 0, (jsize)len, (const jbyte *)bytes);
+    /* Results can be secrets too (a Diffie-Hellman shared key). */
+    explicit_bzero(bytes, len);
     if (bytes != stack_buffer)
         free(bytes);
     return result;
@@ -141,21 +173,28 @@ static jbyteArray run_power_op(JNIEnv *env, power_op op,
                                jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
 {
     jbyteArray result = NULL;
-    mpz_t base, exp, mod, r;
-    mpz_inits(base, exp, mod, r, NULL);
+    struct operand base, exp, mod;
+    operand_init(&base);
+    operand_init(&exp);
+    operand_init(&mod);
+    mpz_t r;
+    mpz_init(r);
 
-    if (!read_operand(env, jbase, "base", base) ||
-        !read_operand(env, jexp, "exponent", exp) ||
-        !read_operand(env, jmod, "modulus", mod))
+    if (!read_operand(env, jbase, "base", &base) ||
+        !read_operand(env, jexp, "exponent", &exp) ||
+        !read_operand(env, jmod, "modulus", &mod))
         goto done;
-    enum jbigi_status status = op(r, base, exp, mod);
+    enum jbigi_status status = op(r, base.value, exp.value, mod.value);
     if (status != JBIGI_OK) {
         throw_status(env, status);
         goto done;
     }
     result = new_result(env, r);
 done:
-    mpz_clears(base, exp, mod, r, NULL);
+    operand_release(&base);
+    operand_release(&exp);
+    operand_release(&mod);
+    mpz_clear(r);
     return result;
 }
 
@@ -181,20 +220,25 @@ Java_net_i2p_util_NativeBigInteger_nativeModInverse(JNIEnv *env, jclass cls,
 {
     (void)cls;
     jbyteArray result = NULL;
-    mpz_t base, mod, r;
-    mpz_inits(base, mod, r, NULL);
+    struct operand value, mod;
+    operand_init(&value);
+    operand_init(&mod);
+    mpz_t r;
+    mpz_init(r);
 
-    if (!read_operand(env, jbase, "value", base) ||
-        !read_operand(env, jmod, "modulus", mod))
+    if (!read_operand(env, jbase, "value", &value) ||
+        !read_operand(env, jmod, "modulus", &mod))
         goto done;
-    enum jbigi_status status = jbigi_modinverse(r, base, mod);
+    enum jbigi_status status = jbigi_modinverse(r, value.value, mod.value);
     if (status != JBIGI_OK) {
         throw_status(env, status);
         goto done;
     }
     result = new_result(env, r);
 done:
-    mpz_clears(base, mod, r, NULL);
+    operand_release(&value);
+    operand_release(&mod);
+    mpz_clear(r);
     return result;
 }
 
@@ -246,11 +290,13 @@ Java_net_i2p_util_NativeBigInteger_nativeFixedBaseTable(JNIEnv *env, jclass cls,
     jlongArray result = NULL;
     mp_limb_t *table = NULL;
     size_t limbs = 0;
-    mpz_t base, mod;
-    mpz_inits(base, mod, NULL);
+    struct operand base_op, mod_op;
+    operand_init(&base_op);
+    operand_init(&mod_op);
 
-    if (!read_operand(env, jbase, "base", base) || !read_operand(env, jmod, "modulus", mod))
+    if (!read_operand(env, jbase, "base", &base_op) || !read_operand(env, jmod, "modulus", &mod_op))
         goto done;
+    const mpz_srcptr base = base_op.value, mod = mod_op.value;
     if (sizeof(mp_limb_t) != sizeof(jlong)) {
         throw_new(env, "java/lang/UnsupportedOperationException", "fixed-base tables need 64-bit GMP limbs");
         goto done;
@@ -285,7 +331,8 @@ Java_net_i2p_util_NativeBigInteger_nativeFixedBaseTable(JNIEnv *env, jclass cls,
         (*env)->SetLongArrayRegion(env, result, 0, (jsize)limbs, (const jlong *)table);
 done:
     free(table);
-    mpz_clears(base, mod, NULL);
+    operand_release(&base_op);
+    operand_release(&mod_op);
     return result;
 }
 
@@ -300,20 +347,22 @@ Java_net_i2p_util_NativeBigInteger_nativeFixedBaseModPow(JNIEnv *env, jclass cls
 {
     (void)cls;
     jbyteArray result = NULL;
-    mpz_t exp, r;
-    mpz_inits(exp, r, NULL);
+    struct operand exp;
+    operand_init(&exp);
+    mpz_t r;
+    mpz_init(r);
 
     if (jtable == NULL) {
         throw_new(env, "java/lang/NullPointerException", "table is null");
         goto done;
     }
-    if (!read_operand(env, jexp, "exponent", exp))
+    if (!read_operand(env, jexp, "exponent", &exp))
         goto done;
     jsize length = (*env)->GetArrayLength(env, jtable);
     jlong *table = (*env)->GetPrimitiveArrayCritical(env, jtable, NULL);
     if (table == NULL)
         goto done; /* OutOfMemoryError pending */
-    enum jbigi_status status = jbigi_fb_powm(r, (const mp_limb_t *)table, (size_t)length, exp,
+    enum jbigi_status status = jbigi_fb_powm(r, (const mp_limb_t *)table, (size_t)length, exp.value,
                                              constantTime == JNI_TRUE);
     (*env)->ReleasePrimitiveArrayCritical(env, jtable, table, JNI_ABORT);
     if (status != JBIGI_OK) {
@@ -322,6 +371,7 @@ Java_net_i2p_util_NativeBigInteger_nativeFixedBaseModPow(JNIEnv *env, jclass cls
     }
     result = new_result(env, r);
 done:
-    mpz_clears(exp, r, NULL);
+    operand_release(&exp);
+    mpz_clear(r);
     return result;
 }
