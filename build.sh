@@ -18,8 +18,8 @@ readonly PROJECT_DIR
 readonly BUILD_DIR=$PROJECT_DIR/build
 
 # Release tarball used only when neither a local tarball nor Debian's source
-# package is available.  The SHA-256 is the one published for
-# gmp-6.3.0.tar.xz; GMP_SHA256 in the environment replaces it.
+# package is available, with the SHA-256 of the official gmp-6.3.0.tar.xz
+# (GMP_SHA256 in the environment replaces it).
 readonly GMP_RELEASE=gmp-6.3.0.tar.xz
 readonly GMP_RELEASE_SHA256=a3c2b80201b89e68616f4ad30bc66aee4927c3ce50e33929ca819d5c43538898
 readonly GMP_RELEASE_URLS=(
@@ -36,6 +36,7 @@ readonly JOBS
 
 # Set by the functions below.
 SCRATCH=""          # private temporary directory, removed on exit
+UNPACK_TMP=""       # half-unpacked source under build/, removed on exit
 GMP_SRC=""          # unpacked GMP source tree
 GMP_VERSION=""      # its version, e.g. 6.2.1
 GMP_HOST_TRIPLET="" # --host given to GMP's configure
@@ -88,6 +89,9 @@ EOF
 cleanup() {
     if [[ -n $SCRATCH ]]; then
         rm -rf -- "$SCRATCH"
+    fi
+    if [[ -n $UNPACK_TMP ]]; then
+        rm -rf -- "$UNPACK_TMP"
     fi
 }
 trap cleanup EXIT
@@ -176,7 +180,15 @@ configure_version() {
     sed -n "s/^PACKAGE_VERSION='\\(.*\\)'\$/\\1/p" "$1/configure"
 }
 
-# Moves an unpacked tree into build/gmp-src-<version> and selects it.
+# Unpacking happens in a hidden directory under build/ (same file system, so
+# the finished tree can be renamed into place in one step).
+new_unpack_dir() {
+    mkdir -p "$BUILD_DIR"
+    UNPACK_TMP=$(mktemp -d "$BUILD_DIR/.gmp-unpack.XXXXXX")
+}
+
+# Moves an unpacked tree into build/gmp-src-<version>, selects it and
+# removes the unpack directory.
 adopt_source_tree() {
     local tree=$1
     [[ -f $tree/configure && -f $tree/gmp-h.in ]] ||
@@ -191,6 +203,8 @@ adopt_source_tree() {
     else
         mv -- "$tree" "$dest" || die "cannot move the GMP source to $dest"
     fi
+    rm -rf -- "$UNPACK_TMP"
+    UNPACK_TMP=""
     GMP_SRC=$dest
     GMP_VERSION=$version
     say "GMP $version source is in build/gmp-src-$version"
@@ -199,16 +213,13 @@ adopt_source_tree() {
 unpack_tarball() {
     local tarball=$1
     say "unpacking $tarball"
-    mkdir -p "$BUILD_DIR"
-    local tmp
-    tmp=$(mktemp -d "$BUILD_DIR/.gmp-unpack.XXXXXX")
-    tar -xf "$tarball" -C "$tmp" || { rm -rf -- "$tmp"; die "cannot unpack $tarball"; }
-    local tops=("$tmp"/*/)
+    new_unpack_dir
+    tar -xf "$tarball" -C "$UNPACK_TMP" || die "cannot unpack $tarball"
+    local tops=("$UNPACK_TMP"/*/)
     [[ ${#tops[@]} -eq 1 && -d ${tops[0]} ]] ||
-        { rm -rf -- "$tmp"; die "$tarball should hold exactly one top-level directory"; }
-    mv -- "${tops[0]%/}" "$tmp/gmp" || die "cannot rename the unpacked GMP source"
-    adopt_source_tree "$tmp/gmp"
-    rm -rf -- "$tmp"
+        die "$tarball should hold exactly one top-level directory"
+    mv -- "${tops[0]%/}" "$UNPACK_TMP/gmp" || die "cannot rename the unpacked GMP source"
+    adopt_source_tree "$UNPACK_TMP/gmp"
 }
 
 # ---------------------------------------------------------------------------
@@ -314,6 +325,8 @@ write_private_sources() {
         if [[ -n $codename && $suite != "$codename" && $suite != "$codename"-* ]]; then
             continue
         fi
+        # An entry with its key inline (or none) is given Debian's archive
+        # keyring if it is a Debian mirror; otherwise apt's default trust.
         if [[ $key == - && -r $DEBIAN_KEYRING ]] && [[ $uri == *debian* ]]; then
             key=$DEBIAN_KEYRING
         fi
@@ -330,8 +343,10 @@ write_private_sources() {
 # private lists directory so the machine's own apt state is not touched.
 fetch_debian_source() {
     command -v apt-get >/dev/null || { say "apt-get not available: skipping Debian's source package"; return 1; }
-    command -v dpkg-source >/dev/null ||
-        die "dpkg-source not found (needed to unpack Debian's gmp source): apt-get install dpkg-dev"
+    if ! command -v dpkg-source >/dev/null; then
+        say "dpkg-source not found, so Debian's gmp source cannot be unpacked: apt-get install dpkg-dev"
+        return 1
+    fi
     scratch_dir
     local apt_dir=$SCRATCH/apt
     mkdir -p "$apt_dir/lists/partial" "$apt_dir/download"
@@ -363,16 +378,12 @@ fetch_debian_source() {
     dsc=$(find "$apt_dir/download" -maxdepth 1 -name 'gmp_*.dsc' | head -n 1)
     [[ -n $dsc ]] || { say "apt-get source left no gmp_*.dsc"; return 1; }
     say "got ${dsc##*/}; unpacking with dpkg-source (applies Debian's patches)"
-    mkdir -p "$BUILD_DIR"
-    local tmp
-    tmp=$(mktemp -d "$BUILD_DIR/.gmp-unpack.XXXXXX")
-    if ! dpkg-source -x "$dsc" "$tmp/gmp" >>"$log" 2>&1; then
+    new_unpack_dir
+    if ! dpkg-source -x "$dsc" "$UNPACK_TMP/gmp" >>"$log" 2>&1; then
         tail -n 10 "$log" >&2
-        rm -rf -- "$tmp"
         die "dpkg-source -x $dsc failed"
     fi
-    adopt_source_tree "$tmp/gmp"
-    rm -rf -- "$tmp"
+    adopt_source_tree "$UNPACK_TMP/gmp"
 }
 
 download() {
@@ -429,7 +440,7 @@ obtain_gmp_source() {
     else
         die "no GMP source found. Either
     1. put a GMP release tarball in $PROJECT_DIR (gmp-X.tar.xz) or set GMP_TARBALL=/path/to/it,
-    2. make Debian's mirror reachable (the gmp source package is fetched with apt-get source), or
+    2. make Debian's mirror reachable (apt-get source gmp; unpacking needs dpkg-dev), or
     3. allow downloads from gmplib.org ($GMP_RELEASE)"
     fi
 }
@@ -641,9 +652,6 @@ link_gmp_install() {
 # Makes sure build/gmp-<variant> holds a finished GMP for the chosen target.
 ensure_gmp() {
     local variant=$1
-    check_c_compiler
-    check_make
-    check_m4
     obtain_gmp_source
     local configure_extra=()
     if [[ $variant == fat ]]; then
@@ -655,7 +663,7 @@ ensure_gmp() {
     local name=gmp-$GMP_VERSION-$GMP_TARGET
     local dir=$BUILD_DIR/$name
     if gmp_install_complete "$dir/install"; then
-        say "reusing build/$name (GMP $GMP_VERSION, target $(<"$dir/install/jbigi-gmp-target"))"
+        say "reusing build/$name (GMP $GMP_VERSION built for $GMP_TARGET)"
     else
         build_gmp "$dir" "${configure_extra[@]}"
     fi
@@ -688,7 +696,7 @@ report_library() {
     local mode=$1 lib=$PROJECT_DIR/lib/libjbigi.so
     [[ -f $lib ]] || die "make finished but lib/libjbigi.so is missing"
     say "ldd lib/libjbigi.so:"
-    ldd "$lib" | sed 's/^/    /'
+    ldd "$lib" | sed 's/^[[:space:]]*/    /'
     local symbols java others
     symbols=$(nm -D --defined-only "$lib" | awk '{ print $NF }')
     java=$(grep -c '^Java_' <<<"$symbols" || true)
@@ -733,14 +741,17 @@ main() {
         *) printf 'build.sh: unknown argument: %s\n\n' "$1" >&2; usage >&2; exit 2 ;;
     esac
 
+    check_c_compiler
+    check_make
+    if [[ $mode != dynamic ]]; then
+        check_m4
+    fi
     if [[ $gmp_only == 1 ]]; then
         ensure_gmp "$mode"
         return 0
     fi
-
-    check_c_compiler
-    check_make
     check_java
+
     case $mode in
         static | fat)
             ensure_gmp "$mode"
