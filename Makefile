@@ -5,6 +5,7 @@
 #   make GMP=fat          the same against a portable --enable-fat GMP
 #   make test             C and Java tests; ends with "N passed, N failed"
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
+#   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
 #   make install I2P=dir  copy lib/libjbigi.so into an I2P install directory
 #   make header           regenerate include/jbigi.h after changing the natives
 #   make clean
@@ -61,7 +62,7 @@ C_SOURCES := src/jbigi.c src/convert.c src/arith.c src/version.c src/wipe.c src/
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 RESOURCE_NAME = libjbigi-linux-$(JBIGI_CPU)_64.so
 
-.PHONY: all jar test speedtest install header clean distclean check-header
+.PHONY: all jar test speedtest bench install header clean distclean check-header
 .DELETE_ON_ERROR:
 
 all: lib/libjbigi.so build/jbigi.jar
@@ -120,6 +121,11 @@ test: lib/libjbigi.so build/jbigi.jar
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
 	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
 	  sh test/run-tests.sh
+
+bench: lib/libjbigi.so build/classes.stamp
+	JAVA="$(JAVA)" JAVAC="$(JAVAC)" CC="$(CC)" \
+	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	  sh test/bench/run-bench.sh $(BENCH_ARGS)
 
 install: lib/libjbigi.so
 ifeq ($(I2P),)

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntFunction;
 
 import net.i2p.util.BenchSampler.Case;
 import net.i2p.util.BenchSampler.Timer;
@@ -24,10 +25,16 @@ import net.i2p.util.BenchReport.Row;
  *        [--rawgmp build/bench/rawgmp] [--out build/bench] [--samples N] [--sample-ms N]
  * </pre>
  *
- * Every native result is checked against BigInteger before anything is
- * timed; a mismatch ends the run with exit status 1.  Results go to stdout
- * (a table), OUT/results.csv and OUT/speedup.dat (for test/bench/speedup.gp).
- * Exit status: 0 measured, 1 mismatch or failure, 2 bad arguments.
+ * <p>Per size, the cases compared with each other form a group: warmed up
+ * until the JIT has settled, then sampled in turns (see BenchSampler), each
+ * sample at least --sample-ms long.  The raw C program (rawgmp.c) runs as a
+ * subprocess that takes its turn in the same rounds.
+ *
+ * <p>Every result is checked against BigInteger's before anything is timed,
+ * and again after each group has been timed; a mismatch ends the run with
+ * exit status 1.  Results go to stdout (a table), OUT/results.csv and
+ * OUT/speedup.dat (the data of test/bench/speedup.gp).  Exit status: 0
+ * measured, 1 mismatch or failure, 2 bad arguments.
  */
 public final class Bench {
     /** Timed loops fold their results in here so the JIT cannot drop the work. */
@@ -54,6 +61,8 @@ public final class Bench {
     private final List<Case> cases = new ArrayList<>();
     private final List<Row> rows = new ArrayList<>();
     private final List<List<Case>> groups = new ArrayList<>();
+    /** For each group, its cases computed in this JVM. */
+    private final List<List<Checked>> groupChecks = new ArrayList<>();
 
     private Bench(Options options) {
         this.options = options;
@@ -64,8 +73,11 @@ public final class Bench {
         try {
             Options options = parse(args);
             status = options == null ? 2 : new Bench(options).run();
-        } catch (IOException | RuntimeException e) {
-            System.err.println("bench failed: " + e);
+        } catch (IOException e) {
+            // Files or the raw C program: the message says enough.
+            System.err.println("bench failed: " + e.getMessage());
+            status = 1;
+        } catch (RuntimeException e) {
             e.printStackTrace();
             status = 1;
         }
@@ -153,11 +165,11 @@ public final class Bench {
         BenchRawGmp raw = options.rawgmp == null ? null : new BenchRawGmp(options.rawgmp, inputsFile);
         try {
             printRawGmp(raw);
-            if (!verify(sets, raw))
-                return 1;
+            computeExpected(sets);
             for (BenchInputs.Set set : sets)
                 addCases(set, raw);
-            measure();
+            if (!checkBeforeTiming(raw) || !measure())
+                return 1;
         } finally {
             if (raw != null)
                 raw.close();
@@ -213,92 +225,107 @@ public final class Bench {
         return sets;
     }
 
-    // ---- checking before timing ----
-
-    /** Every native and raw C result against BigInteger's; prints each mismatch. */
-    private static boolean verify(List<BenchInputs.Set> sets, BenchRawGmp raw) throws IOException {
-        System.err.println("Checking every native result against BigInteger...");
-        int mismatches = 0;
-        for (BenchInputs.Set set : sets) {
-            List<BigInteger> rawFirst = null;
-            List<BigInteger> rawSecond = null;
-            if (raw != null) {
-                rawFirst = raw.results(set.pow ? "powm" : "invert", set.name);
-                rawSecond = set.pow ? raw.results("powm_sec", set.name) : null;
-            }
-            for (int r = 0; r < set.rows.length; r++) {
-                BigInteger[] x = set.rows[r];
-                String where = set.name + " input " + r;
-                if (set.pow) {
-                    BigInteger expected = x[0].modPow(x[1], x[2]);
-                    NativeBigInteger base = new NativeBigInteger(x[0]);
-                    NativeBigInteger modulus = new NativeBigInteger(x[2]);
-                    mismatches += check(where, "NativeBigInteger.modPow", base.modPow(x[1], modulus), expected);
-                    mismatches += check(where, "NativeBigInteger.modPowCT", base.modPowCT(x[1], modulus), expected);
-                    if (raw != null) {
-                        mismatches += check(where, "raw mpz_powm", rawFirst.get(r), expected);
-                        mismatches += check(where, "raw mpz_powm_sec", rawSecond.get(r), expected);
-                    }
-                } else {
-                    BigInteger expected = x[0].modInverse(x[1]);
-                    mismatches += check(where, "NativeBigInteger.modInverse",
-                            NativeBigInteger.modInverse(x[0], new NativeBigInteger(x[1])), expected);
-                    if (raw != null)
-                        mismatches += check(where, "raw mpz_invert", rawFirst.get(r), expected);
-                }
-            }
-            if (raw != null && rawFirst.size() != set.rows.length) {
-                System.out.println("MISMATCH " + set.name + ": rawgmp has " + rawFirst.size() + " inputs, not " + set.rows.length);
-                mismatches++;
-            }
-        }
-        if (mismatches > 0) {
-            System.out.println(mismatches + " results differ from BigInteger: benchmark aborted.");
-            return false;
-        }
-        return true;
-    }
-
-    private static int check(String where, String what, BigInteger got, BigInteger expected) {
-        if (got.equals(expected))
-            return 0;
-        System.out.println("MISMATCH " + where + ": " + what + " gave " + got.toString(16)
-                + ", BigInteger gave " + expected.toString(16));
-        return 1;
-    }
-
     // ---- the cases ----
 
-    private void addCases(BenchInputs.Set set, BenchRawGmp raw) {
-        String prefix = set.name.startsWith("i2p") ? "i2p-" : "";
-        List<Case> group = new ArrayList<>();
-        if (set.pow) {
-            Case java = add(group, prefix + "modPow", set, "BigInteger", javaModPow(set));
-            Case jbigi = add(group, prefix + "modPow", set, "NativeBigInteger", nativeModPow(set, false));
-            Case jbigiCT = add(group, prefix + "modPowCT", set, "NativeBigInteger", nativeModPow(set, true));
-            Case rawPow = raw == null ? null : add(group, prefix + "modPow", set, "raw-C", rawTimer(raw, "powm", set));
-            Case rawSec = raw == null ? null : add(group, prefix + "modPowCT", set, "raw-C", rawTimer(raw, "powm_sec", set));
-            link(java, java, rawPow);
-            link(jbigi, java, rawPow);
-            link(jbigiCT, java, rawSec);
-            link(rawPow, java, rawPow);
-            link(rawSec, java, rawSec);
-            rows.add(new Row(prefix + "modPow", set.bits, java, jbigi, rawPow));
-            rows.add(new Row(prefix + "modPowCT", set.bits, java, jbigiCT, rawSec));
-        } else {
-            Case java = add(group, "modInverse", set, "BigInteger", javaModInverse(set));
-            Case jbigi = add(group, "modInverse", set, "NativeBigInteger", nativeModInverse(set));
-            Case rawInv = raw == null ? null : add(group, "modInverse", set, "raw-C", rawTimer(raw, "invert", set));
-            link(java, java, rawInv);
-            link(jbigi, java, rawInv);
-            link(rawInv, java, rawInv);
-            rows.add(new Row("modInverse", set.bits, java, jbigi, rawInv));
+    /** A case computed in this JVM, checked on the very operands it is timed on. */
+    private static final class Checked {
+        final Case c;
+        final BenchInputs.Set set;
+        final IntFunction<BigInteger> op;
+
+        Checked(Case c, BenchInputs.Set set, IntFunction<BigInteger> op) {
+            this.c = c;
+            this.set = set;
+            this.op = op;
         }
-        groups.add(group);
     }
 
-    private Case add(List<Case> group, String operation, BenchInputs.Set set, String implementation, Timer timer) {
-        Case c = new Case(operation, set.bits, implementation, timer);
+    private void addCases(BenchInputs.Set set, BenchRawGmp raw) {
+        List<Case> group = new ArrayList<>();
+        List<Checked> checks = new ArrayList<>();
+        if (set.pow)
+            addPowCases(set, raw, group, checks);
+        else
+            addInverseCases(set, raw, group, checks);
+        groups.add(group);
+        groupChecks.add(checks);
+    }
+
+    /**
+     * modPow: the modulus is a NativeBigInteger, converted once, as a
+     * caller's constant modulus would be; the exponent a BigInteger,
+     * converted on every call (a new one each time in DH, ElGamal, DSA).
+     * The base is new on every call too (a plain BigInteger), except in
+     * modPow-samebase and the I2P workload, where it is a NativeBigInteger
+     * used again and again, as I2P's generator is: NativeBigInteger may keep
+     * work for such a base, so the two are measured apart.
+     */
+    private void addPowCases(BenchInputs.Set set, BenchRawGmp raw, List<Case> group, List<Checked> checks) {
+        boolean i2p = set.name.startsWith("i2p");
+        String pow = i2p ? "i2p-modPow" : "modPow";
+        String powCT = i2p ? "i2p-modPowCT" : "modPowCT";
+        BigInteger[] base = set.column(0);
+        BigInteger[] exponent = set.column(1);
+        BigInteger[] modulus = set.column(2);
+        NativeBigInteger[] nativeBase = set.nativeColumn(0);
+        NativeBigInteger[] nativeModulus = set.nativeColumn(2);
+
+        Case java = add(group, checks, pow, set, "BigInteger", k -> base[k].modPow(exponent[k], modulus[k]));
+        Case jbigi;
+        Case jbigiCT;
+        Case sameBase = null;
+        if (i2p) {
+            jbigi = add(group, checks, pow, set, "NativeBigInteger", k -> nativeBase[k].modPow(exponent[k], nativeModulus[k]));
+            jbigiCT = add(group, checks, powCT, set, "NativeBigInteger", k -> nativeBase[k].modPowCT(exponent[k], nativeModulus[k]));
+        } else {
+            jbigi = add(group, checks, pow, set, "NativeBigInteger",
+                    k -> NativeBigInteger.modPow(base[k], exponent[k], nativeModulus[k]));
+            sameBase = add(group, checks, "modPow-samebase", set, "NativeBigInteger",
+                    k -> nativeBase[k].modPow(exponent[k], nativeModulus[k]));
+            jbigiCT = add(group, checks, powCT, set, "NativeBigInteger",
+                    k -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k]));
+        }
+        Case rawPow = addRaw(group, raw, pow, set, "powm");
+        Case rawSec = addRaw(group, raw, powCT, set, "powm_sec");
+        for (Case c : new Case[] {java, jbigi, sameBase, rawPow})
+            link(c, java, rawPow);
+        for (Case c : new Case[] {jbigiCT, rawSec})
+            link(c, java, rawSec);
+        rows.add(new Row(pow, set.bits, java, jbigi, rawPow));
+        if (sameBase != null)
+            rows.add(new Row(sameBase.operation, set.bits, java, sameBase, rawPow));
+        rows.add(new Row(powCT, set.bits, java, jbigiCT, rawSec));
+    }
+
+    /** modInverse: the prime modulus converted once, the value on every call. */
+    private void addInverseCases(BenchInputs.Set set, BenchRawGmp raw, List<Case> group, List<Checked> checks) {
+        BigInteger[] value = set.column(0);
+        BigInteger[] modulus = set.column(1);
+        NativeBigInteger[] nativeModulus = set.nativeColumn(1);
+        Case java = add(group, checks, "modInverse", set, "BigInteger", k -> value[k].modInverse(modulus[k]));
+        Case jbigi = add(group, checks, "modInverse", set, "NativeBigInteger",
+                k -> NativeBigInteger.modInverse(value[k], nativeModulus[k]));
+        Case rawInv = addRaw(group, raw, "modInverse", set, "invert");
+        for (Case c : new Case[] {java, jbigi, rawInv})
+            link(c, java, rawInv);
+        rows.add(new Row("modInverse", set.bits, java, jbigi, rawInv));
+    }
+
+    private Case add(List<Case> group, List<Checked> checks, String operation, BenchInputs.Set set,
+            String implementation, IntFunction<BigInteger> op) {
+        Case c = new Case(operation, set.bits, implementation, loop(op, set.rows.length));
+        group.add(c);
+        cases.add(c);
+        checks.add(new Checked(c, set, op));
+        return c;
+    }
+
+    private Case addRaw(List<Case> group, BenchRawGmp raw, String operation, BenchInputs.Set set, String gmpOp) {
+        if (raw == null)
+            return null;
+        Timer timer = (first, n) -> raw.time(gmpOp, set.name, first % set.rows.length, n);
+        Case c = new Case(operation, set.bits, "raw-C", timer);
+        c.rawOp = gmpOp;
         group.add(c);
         cases.add(c);
         return c;
@@ -311,7 +338,88 @@ public final class Bench {
         }
     }
 
-    private void measure() throws IOException {
+    /**
+     * The timed loop: n operations cycling through the pool, each result
+     * folded into sink.  One interface call per operation (a few
+     * nanoseconds, the same for every implementation) keeps this one loop
+     * for all of them.
+     */
+    private static Timer loop(IntFunction<BigInteger> op, int poolSize) {
+        return (first, n) -> {
+            int k = (int) (first % poolSize);
+            long acc = 0;
+            long start = System.nanoTime();
+            for (long i = 0; i < n; i++) {
+                acc += op.apply(k).intValue();
+                if (++k == poolSize)
+                    k = 0;
+            }
+            long nanos = System.nanoTime() - start;
+            sink += acc;
+            return nanos;
+        };
+    }
+
+    // ---- checking: before timing, and after it (when state kept per base is in use) ----
+
+    private static void computeExpected(List<BenchInputs.Set> sets) {
+        System.err.println("Computing BigInteger's results...");
+        for (BenchInputs.Set set : sets) {
+            set.expected = new BigInteger[set.rows.length];
+            for (int r = 0; r < set.rows.length; r++) {
+                BigInteger[] x = set.rows[r];
+                set.expected[r] = set.pow ? x[0].modPow(x[1], x[2]) : x[0].modInverse(x[1]);
+            }
+        }
+    }
+
+    /**
+     * Every result of every case of a group against BigInteger's, the raw C
+     * ones too if raw is given; prints each mismatch and returns their number.
+     */
+    private int checkAll(List<Checked> checks, List<Case> group, BenchRawGmp raw, String when) throws IOException {
+        int mismatches = 0;
+        for (Checked ch : checks) {
+            for (int k = 0; k < ch.set.rows.length; k++)
+                mismatches += check(ch.c, ch.set, k, ch.op.apply(k), when);
+        }
+        for (Case c : group) {
+            if (c.rawOp == null || raw == null)
+                continue;
+            BenchInputs.Set set = checks.get(0).set;
+            List<BigInteger> results = raw.results(c.rawOp, set.name);
+            if (results.size() != set.rows.length) {
+                System.out.println("MISMATCH " + set.name + ": rawgmp has " + results.size() + " inputs, not " + set.rows.length);
+                mismatches++;
+                continue;
+            }
+            for (int k = 0; k < results.size(); k++)
+                mismatches += check(c, set, k, results.get(k), when);
+        }
+        return mismatches;
+    }
+
+    private static int check(Case c, BenchInputs.Set set, int k, BigInteger got, String when) {
+        if (got.equals(set.expected[k]))
+            return 0;
+        System.out.println("MISMATCH " + when + ": " + c.operation + " " + c.bits + " bits, " + c.implementation
+                + ", input " + k + " of " + set.name + ": got " + got.toString(16) + ", BigInteger gave "
+                + set.expected[k].toString(16));
+        return 1;
+    }
+
+    private boolean checkBeforeTiming(BenchRawGmp raw) throws IOException {
+        System.err.println("Checking every result against BigInteger's...");
+        int mismatches = 0;
+        for (int g = 0; g < groups.size(); g++)
+            mismatches += checkAll(groupChecks.get(g), groups.get(g), raw, "before timing");
+        if (mismatches > 0)
+            System.out.println(mismatches + " results differ from BigInteger's: benchmark aborted.");
+        return mismatches == 0;
+    }
+
+    /** Times every group; false if results went wrong on the way. */
+    private boolean measure() throws IOException {
         BenchSampler sampler = new BenchSampler(options.samples, options.sampleMillis * 1_000_000L,
                 options.warmupSampleMillis * 1_000_000L, options.warmupCapMillis * 1_000_000L);
         for (int g = 0; g < groups.size(); g++) {
@@ -322,107 +430,14 @@ public final class Bench {
             System.err.printf(Locale.ROOT, "[%2d/%d] %-10s %5d bits: %d cases, warm-up %d rounds%s, %.1f s%n",
                     g + 1, groups.size(), first.operation, first.bits, group.size(), first.warmupRounds,
                     first.settled ? "" : " (capped)", (System.nanoTime() - start) / 1e9);
+            // Again now that the cases have run thousands of times: whatever
+            // NativeBigInteger keeps between calls is in use by now.
+            int mismatches = checkAll(groupChecks.get(g), group, null, "after timing");
+            if (mismatches > 0) {
+                System.out.println(mismatches + " results differ from BigInteger's after timing: benchmark aborted.");
+                return false;
+            }
         }
-    }
-
-    // ---- the timed loops: one per implementation, so each is compiled for its own types ----
-
-    private static Timer javaModPow(BenchInputs.Set set) {
-        BigInteger[] base = set.column(0);
-        BigInteger[] exponent = set.column(1);
-        BigInteger[] modulus = set.column(2);
-        return (first, n) -> {
-            int k = (int) (first % base.length);
-            long acc = 0;
-            long start = System.nanoTime();
-            for (long i = 0; i < n; i++) {
-                acc += base[k].modPow(exponent[k], modulus[k]).intValue();
-                if (++k == base.length)
-                    k = 0;
-            }
-            long nanos = System.nanoTime() - start;
-            sink += acc;
-            return nanos;
-        };
-    }
-
-    /**
-     * As I2P calls it: base and modulus are NativeBigIntegers whose byte
-     * form is cached (I2P's generator and prime are constants), the exponent
-     * is a plain BigInteger converted on every call (I2P's are new each time).
-     */
-    private static Timer nativeModPow(BenchInputs.Set set, boolean constantTime) {
-        NativeBigInteger[] base = set.nativeColumn(0);
-        BigInteger[] exponent = set.column(1);
-        NativeBigInteger[] modulus = set.nativeColumn(2);
-        if (constantTime) {
-            return (first, n) -> {
-                int k = (int) (first % base.length);
-                long acc = 0;
-                long start = System.nanoTime();
-                for (long i = 0; i < n; i++) {
-                    acc += base[k].modPowCT(exponent[k], modulus[k]).intValue();
-                    if (++k == base.length)
-                        k = 0;
-                }
-                long nanos = System.nanoTime() - start;
-                sink += acc;
-                return nanos;
-            };
-        }
-        return (first, n) -> {
-            int k = (int) (first % base.length);
-            long acc = 0;
-            long start = System.nanoTime();
-            for (long i = 0; i < n; i++) {
-                acc += base[k].modPow(exponent[k], modulus[k]).intValue();
-                if (++k == base.length)
-                    k = 0;
-            }
-            long nanos = System.nanoTime() - start;
-            sink += acc;
-            return nanos;
-        };
-    }
-
-    private static Timer javaModInverse(BenchInputs.Set set) {
-        BigInteger[] value = set.column(0);
-        BigInteger[] modulus = set.column(1);
-        return (first, n) -> {
-            int k = (int) (first % value.length);
-            long acc = 0;
-            long start = System.nanoTime();
-            for (long i = 0; i < n; i++) {
-                acc += value[k].modInverse(modulus[k]).intValue();
-                if (++k == value.length)
-                    k = 0;
-            }
-            long nanos = System.nanoTime() - start;
-            sink += acc;
-            return nanos;
-        };
-    }
-
-    /** The value is converted on every call (a new number each time in I2P), the modulus is cached. */
-    private static Timer nativeModInverse(BenchInputs.Set set) {
-        BigInteger[] value = set.column(0);
-        NativeBigInteger[] modulus = set.nativeColumn(1);
-        return (first, n) -> {
-            int k = (int) (first % value.length);
-            long acc = 0;
-            long start = System.nanoTime();
-            for (long i = 0; i < n; i++) {
-                acc += NativeBigInteger.modInverse(value[k], modulus[k]).intValue();
-                if (++k == value.length)
-                    k = 0;
-            }
-            long nanos = System.nanoTime() - start;
-            sink += acc;
-            return nanos;
-        };
-    }
-
-    private static Timer rawTimer(BenchRawGmp raw, String op, BenchInputs.Set set) {
-        return (first, n) -> raw.time(op, set.name, first % set.rows.length, n);
+        return true;
     }
 }

@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -26,6 +28,8 @@ final class BenchInputs {
         final boolean pow;
         final int bits;
         final BigInteger[][] rows;
+        /** BigInteger's result for each row, once computed. */
+        BigInteger[] expected;
 
         Set(String name, boolean pow, int bits, BigInteger[][] rows) {
             this.name = name;
@@ -41,11 +45,16 @@ final class BenchInputs {
             return c;
         }
 
-        /** The column as NativeBigIntegers, whose byte form is computed once and then reused, as I2P's constants are. */
+        /**
+         * The column as NativeBigIntegers, whose byte form is computed once
+         * and then reused.  Equal values share one instance, as I2P's
+         * generator and prime are single constants.
+         */
         NativeBigInteger[] nativeColumn(int i) {
+            Map<BigInteger, NativeBigInteger> made = new HashMap<>();
             NativeBigInteger[] c = new NativeBigInteger[rows.length];
             for (int r = 0; r < rows.length; r++)
-                c[r] = new NativeBigInteger(rows[r][i]);
+                c[r] = made.computeIfAbsent(rows[r][i], NativeBigInteger::new);
             return c;
         }
     }

@@ -36,14 +36,17 @@ final class BenchReport {
     }
 
     static void printTable(PrintStream out, List<Row> rows, int samples, long sampleMillis) {
-        String head = "%-14s %5s  %-25s  %-34s  %-25s  %7s %7s%n";
-        out.printf(head, "", "", "BigInteger", "NativeBigInteger", "raw GMP from C", "native/", "native/");
-        out.printf(head, "operation", "bits", "us/op  spread", "us/op  spread           ops/s", "us/op  spread", "Java", "raw C");
+        String timed = "%10s %-14s";
+        out.printf("%-15s %5s  %-25s  %-34s  %-25s  %7s %7s%n",
+                "", "", "BigInteger", "NativeBigInteger", "raw GMP from C", "native/", "native/");
+        out.printf("%-15s %5s  %s  %s %8s  %s  %7s %7s%n", "operation", "bits",
+                String.format(timed, "us/op", "spread"), String.format(timed, "us/op", "spread"), "ops/s",
+                String.format(timed, "us/op", "spread"), "Java", "raw C");
         boolean capped = false;
         for (Row r : rows) {
             boolean settled = r.java.settled && r.jbigi.settled && (r.raw == null || r.raw.settled);
             capped |= !settled;
-            out.printf(Locale.ROOT, "%-14s %5d  %s  %s %8.0f  %s  %7.3f %7s%s%n",
+            out.printf(Locale.ROOT, "%-15s %5d  %s  %s %8.0f  %s  %7.3f %7s%s%n",
                     r.operation, r.bits, timing(r.java), timing(r.jbigi), 1e9 / r.jbigi.median(),
                     r.raw == null ? String.format("%-25s", "-") : timing(r.raw),
                     r.jbigi.median() / r.java.median(),
@@ -53,9 +56,12 @@ final class BenchReport {
         out.println();
         out.printf("us/op: median of %d samples of at least %d ms each, the cases of a line interleaved;%n",
                 samples, sampleMillis);
-        out.println("spread: the fastest and slowest sample against the median.  Ratios are of medians,");
-        out.println("below 1 means NativeBigInteger takes less time.  modPowCT is compared with BigInteger.modPow");
-        out.println("(Java has no constant-time modPow) and with mpz_powm_sec; raw GMP uses mpz_powm, mpz_invert.");
+        out.println("spread: the fastest and slowest sample against the median.  Ratios are of medians;");
+        out.println("below 1, NativeBigInteger takes less time.  modPowCT is compared with BigInteger.modPow");
+        out.println("(Java has no constant-time modPow) and with mpz_powm_sec; raw GMP is mpz_powm, mpz_invert.");
+        out.println("modPow, modPowCT: a new base on every call.  modPow-samebase and i2p-*: one NativeBigInteger");
+        out.println("base used again and again (I2P's generator 2 and group 14 prime for i2p-*), for which");
+        out.println("NativeBigInteger may keep precomputed work; their raw C column is still plain mpz_powm.");
         if (capped)
             out.println("*: the warm-up reached its time cap before the times settled (within 2%).");
     }
@@ -77,12 +83,12 @@ final class BenchReport {
     static void writeCsv(Path file, List<Case> cases) throws IOException {
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.US_ASCII))) {
             out.println("operation,bits,implementation,median_us,min_us,max_us,ops_per_s,ratio_vs_java,ratio_vs_raw_c,"
-                    + "samples,ops_per_sample,warmup_rounds,warmup_settled");
+                    + "samples,ops_per_sample,shortest_sample_ms,warmup_rounds,warmup_settled");
             for (Case c : cases) {
-                out.printf(Locale.ROOT, "%s,%d,%s,%.4f,%.4f,%.4f,%.2f,%s,%s,%d,%d,%d,%b%n",
+                out.printf(Locale.ROOT, "%s,%d,%s,%.4f,%.4f,%.4f,%.2f,%s,%s,%d,%d,%.1f,%d,%b%n",
                         c.operation, c.bits, c.implementation, c.median() / 1e3, c.min() / 1e3, c.max() / 1e3,
                         1e9 / c.median(), ratio(c, c.javaReference), ratio(c, c.rawReference),
-                        c.nanosPerOp.length, c.opsPerSample, c.warmupRounds, c.settled);
+                        c.nanosPerOp.length, c.opsPerSample, c.shortestSampleNanos / 1e6, c.warmupRounds, c.settled);
             }
             if (out.checkError())
                 throw new IOException("could not write " + file);
@@ -99,10 +105,10 @@ final class BenchReport {
      * sample extremes.  "?" marks a value not measured.
      */
     static void writeChartData(Path file, List<Row> rows, String title) throws IOException {
-        String[] lines = {"modPow", "modPowCT", "modInverse", "mpz_powm"};
+        String[] lines = {"modPow", "modPowCT", "modInverse", "mpz_powm", "modPow-samebase"};
         TreeMap<Integer, String[]> bySize = new TreeMap<>();
         for (Row r : rows) {
-            String[] cells = bySize.computeIfAbsent(r.bits, b -> new String[] {"? ? ?", "? ? ?", "? ? ?", "? ? ?"});
+            String[] cells = bySize.computeIfAbsent(r.bits, b -> new String[] {"? ? ?", "? ? ?", "? ? ?", "? ? ?", "? ? ?"});
             switch (r.operation) {
                 case "modPow":
                     cells[0] = speedup(r.java, r.jbigi);
@@ -114,6 +120,9 @@ final class BenchReport {
                     break;
                 case "modInverse":
                     cells[2] = speedup(r.java, r.jbigi);
+                    break;
+                case "modPow-samebase":
+                    cells[4] = speedup(r.java, r.jbigi);
                     break;
                 default:
                     break; // the I2P workload is a single size: in the table only

@@ -29,9 +29,14 @@ final class BenchSampler {
         /** The cases this one's ratios are taken against; set once the group is built. */
         Case javaReference;
         Case rawReference;
+        /** For the raw C cases: rawgmp's name of the operation. */
+        String rawOp;
 
+        /** Operations a sample is planned with; one that came out short was topped up. */
         long opsPerSample;
         double[] nanosPerOp = new double[0];
+        /** The measured time of the shortest timed sample. */
+        long shortestSampleNanos = Long.MAX_VALUE;
         int warmupRounds;
         boolean settled;
         /** Operations run so far: the next sample starts there, so the pool is cycled across samples. */
@@ -44,10 +49,27 @@ final class BenchSampler {
             this.timer = timer;
         }
 
-        private double run(long n) throws IOException {
-            long nanos = timer.run(cursor, n);
-            cursor += n;
-            return (double) nanos / n;
+        /**
+         * Time per operation over at least n operations and at least
+         * minNanos: a run that comes out shorter is topped up with as many
+         * more operations as should fill the rest, so a sample is never
+         * shorter than asked for.
+         */
+        private double run(long n, long minNanos) throws IOException {
+            long nanos = 0;
+            long ops = 0;
+            while (true) {
+                nanos += timer.run(cursor, n);
+                cursor += n;
+                ops += n;
+                if (nanos >= minNanos) {
+                    if (minNanos > 0)
+                        shortestSampleNanos = Math.min(shortestSampleNanos, nanos);
+                    return (double) nanos / ops;
+                }
+                double perOp = (double) Math.max(1, nanos) / ops;
+                n = Math.max(1, (long) Math.ceil((minNanos - nanos) * 1.1 / perOp));
+            }
         }
 
         double median() {
@@ -84,8 +106,8 @@ final class BenchSampler {
     void measure(List<Case> group) throws IOException {
         double[] fastest = warmUp(group);
         for (int i = 0; i < group.size(); i++) {
-            // 10% over the fastest warm-up time, so that every sample lasts
-            // at least sampleNanos even if the machine gets a little faster.
+            // 10% over the fastest warm-up time, so that a sample rarely
+            // needs topping up to reach sampleNanos.
             long n = (long) Math.ceil(sampleNanos * 1.1 / fastest[i]);
             Case c = group.get(i);
             c.opsPerSample = Math.max(1, n);
@@ -94,7 +116,7 @@ final class BenchSampler {
         for (int s = 0; s < samples; s++) {
             for (int k = 0; k < group.size(); k++) {
                 Case c = group.get((s + k) % group.size());
-                c.nanosPerOp[s] = c.run(c.opsPerSample);
+                c.nanosPerOp[s] = c.run(c.opsPerSample, sampleNanos);
             }
         }
     }
@@ -120,7 +142,7 @@ final class BenchSampler {
         while (!settled && rounds < MAX_WARMUP_ROUNDS && System.nanoTime() - start < warmupCapNanos) {
             for (int k = 0; k < size; k++) {
                 int i = (rounds + k) % size;
-                double perOp = group.get(i).run(n[i]);
+                double perOp = group.get(i).run(n[i], 0);
                 // A round much shorter than asked for is still ramping up the
                 // operation count (the first runs n = 1): too noisy to judge by.
                 if (perOp * n[i] >= warmupSampleNanos / 2)

@@ -10,7 +10,7 @@ if (!exists("datafile")) datafile = 'build/bench/speedup.dat'
 if (!exists("outfile")) outfile = 'build/bench/speedup.png'
 subtitle = system("sed -n 's/^# title: //p' '" . datafile . "'")
 
-set terminal pngcairo size 1000,650 font "DejaVu Sans,11"
+set terminal pngcairo size 1000,700 font "DejaVu Sans,11"
 set output outfile
 set title "Speed-up over java.math.BigInteger\n{/*0.8 " . subtitle . "}"
 set xlabel "operand size (bits)"
@@ -23,11 +23,21 @@ set logscale y
 set xtics (256, 512, 1024, 2048, 3072, 4096, 8192)
 set ytics (0.5, 0.75, 1, 1.25, 1.5, 2, 3, 5, 10, 20, 30, 50, 100)
 set grid xtics ytics
-set key top left box opaque
+set key below Left reverse maxrows 3
 set xrange [200:10000]
+# Fit the y axis to the data (error bars included) rather than to whole decades.
+set autoscale yfix
+set offsets 0, 0, graph 0.05, graph 0.05
 
+# noenhanced: the titles hold underscores, which would become subscripts.
 plot 1 with lines dashtype 2 linecolor "gray40" title "break-even", \
-     datafile using 1:2:3:4 with yerrorlines linewidth 2 pointtype 7 title "NativeBigInteger.modPow", \
-     datafile using 1:5:6:7 with yerrorlines linewidth 2 pointtype 5 title "NativeBigInteger.modPowCT (vs BigInteger.modPow)", \
-     datafile using 1:8:9:10 with yerrorlines linewidth 2 pointtype 9 title "NativeBigInteger.modInverse", \
-     datafile using 1:11:12:13 with yerrorlines linewidth 1 dashtype 3 pointtype 6 title "GMP mpz_powm from C (the limit)"
+     datafile using 1:2:3:4 with yerrorlines linewidth 2 pointtype 7 linecolor "#1f77b4" \
+         title "NativeBigInteger.modPow" noenhanced, \
+     datafile using 1:5:6:7 with yerrorlines linewidth 2 pointtype 5 linecolor "#2ca02c" \
+         title "NativeBigInteger.modPowCT (vs BigInteger.modPow)" noenhanced, \
+     datafile using 1:8:9:10 with yerrorlines linewidth 2 pointtype 9 linecolor "#d62728" \
+         title "NativeBigInteger.modInverse" noenhanced, \
+     datafile using 1:11:12:13 with yerrorlines linewidth 2 dashtype 3 pointtype 6 linecolor "black" \
+         title "GMP mpz_powm called from C (the limit for modPow)" noenhanced, \
+     datafile using 1:14:15:16 with yerrorlines linewidth 1 dashtype 4 pointtype 11 linecolor "#9467bd" \
+         title "NativeBigInteger.modPow, the same base every call" noenhanced
