@@ -2,7 +2,9 @@
  * jbigi.c - the JNI entry points of net.i2p.util.NativeBigInteger.
  *
  * Each entry point checks every argument before GMP sees it and turns a bad
- * one into a Java exception naming it; nothing here may abort the process.
+ * one into a Java exception naming it, and runs GMP under jbigi_run_guarded
+ * so that even exhausted memory becomes an OutOfMemoryError: nothing here
+ * may abort the process.
  * One exit path per function clears every mpz_t, so the error paths leak
  * nothing.  No global mutable state: any number of threads may call in.
  */
@@ -168,6 +170,25 @@ static jbyteArray new_result(JNIEnv *env, const mpz_t value)
 
 typedef enum jbigi_status (*power_op)(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
 
+/* One GMP call and its arguments, to run under jbigi_run_guarded. */
+struct power_call {
+    power_op op;
+    mpz_ptr r;
+    mpz_srcptr base, exp, mod;
+};
+
+static enum jbigi_status run_power_call(void *context)
+{
+    struct power_call *c = context;
+    return c->op(c->r, c->base, c->exp, c->mod);
+}
+
+static enum jbigi_status run_inverse_call(void *context)
+{
+    struct power_call *c = context;
+    return jbigi_modinverse(c->r, c->base, c->mod);
+}
+
 /* Reads the three operands, runs op, returns its result as a new byte[]. */
 static jbyteArray run_power_op(JNIEnv *env, power_op op,
                                jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
@@ -184,7 +205,8 @@ static jbyteArray run_power_op(JNIEnv *env, power_op op,
         !read_operand(env, jexp, "exponent", &exp) ||
         !read_operand(env, jmod, "modulus", &mod))
         goto done;
-    enum jbigi_status status = op(r, base.value, exp.value, mod.value);
+    struct power_call call = {op, r, base.value, exp.value, mod.value};
+    enum jbigi_status status = jbigi_run_guarded(run_power_call, &call);
     if (status != JBIGI_OK) {
         throw_status(env, status);
         goto done;
@@ -229,7 +251,8 @@ Java_net_i2p_util_NativeBigInteger_nativeModInverse(JNIEnv *env, jclass cls,
     if (!read_operand(env, jbase, "value", &value) ||
         !read_operand(env, jmod, "modulus", &mod))
         goto done;
-    enum jbigi_status status = jbigi_modinverse(r, value.value, mod.value);
+    struct power_call call = {NULL, r, value.value, NULL, mod.value};
+    enum jbigi_status status = jbigi_run_guarded(run_inverse_call, &call);
     if (status != JBIGI_OK) {
         throw_status(env, status);
         goto done;
@@ -276,6 +299,34 @@ Java_net_i2p_util_NativeBigInteger_nativeGMPPatchVersion(JNIEnv *env, jclass cls
     return jbigi_gmp_version_part(gmp_version, 2);
 }
 
+struct fb_build_call {
+    mp_limb_t *table;
+    size_t limbs;
+    mpz_srcptr base, mod;
+    unsigned rows, blocks;
+    size_t max_exponent_bits;
+};
+
+static enum jbigi_status run_fb_build(void *context)
+{
+    struct fb_build_call *c = context;
+    return jbigi_fb_build(c->table, c->limbs, c->base, c->mod, c->rows, c->blocks, c->max_exponent_bits);
+}
+
+struct fb_powm_call {
+    mpz_ptr r;
+    const mp_limb_t *table;
+    size_t limbs;
+    mpz_srcptr exp;
+    int constant_time;
+};
+
+static enum jbigi_status run_fb_powm(void *context)
+{
+    struct fb_powm_call *c = context;
+    return jbigi_fb_powm(c->r, c->table, c->limbs, c->exp, c->constant_time);
+}
+
 /*
  * The fixed-base table of base mod modulus as a long[] (one limb per long),
  * for exponents of up to maxExponentBits bits, with the comb shape
@@ -320,8 +371,9 @@ Java_net_i2p_util_NativeBigInteger_nativeFixedBaseTable(JNIEnv *env, jclass cls,
         throw_status(env, JBIGI_NO_MEMORY);
         goto done;
     }
-    enum jbigi_status status = jbigi_fb_build(table, limbs, base, mod, (unsigned)rows, (unsigned)blocks,
-                                              (size_t)maxExponentBits);
+    struct fb_build_call call = {table, limbs, base, mod, (unsigned)rows, (unsigned)blocks,
+                                 (size_t)maxExponentBits};
+    enum jbigi_status status = jbigi_run_guarded(run_fb_build, &call);
     if (status != JBIGI_OK) {
         throw_status(env, status);
         goto done;
@@ -362,8 +414,8 @@ Java_net_i2p_util_NativeBigInteger_nativeFixedBaseModPow(JNIEnv *env, jclass cls
     jlong *table = (*env)->GetPrimitiveArrayCritical(env, jtable, NULL);
     if (table == NULL)
         goto done; /* OutOfMemoryError pending */
-    enum jbigi_status status = jbigi_fb_powm(r, (const mp_limb_t *)table, (size_t)length, exp.value,
-                                             constantTime == JNI_TRUE);
+    struct fb_powm_call call = {r, (const mp_limb_t *)table, (size_t)length, exp.value, constantTime == JNI_TRUE};
+    enum jbigi_status status = jbigi_run_guarded(run_fb_powm, &call);
     (*env)->ReleasePrimitiveArrayCritical(env, jtable, table, JNI_ABORT);
     if (status != JBIGI_OK) {
         throw_status(env, status);

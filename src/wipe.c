@@ -14,15 +14,36 @@
 #include "wipe.h"
 
 #include <gmp.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* GMP cannot take an allocation failure back; say why, then stop as GMP does. */
+/* Where this thread's innermost jbigi_run_guarded waits, or NULL. */
+static _Thread_local jmp_buf *escape;
+
+/* GMP cannot take an allocation failure back: leave through the guard, or,
+ * outside any guard, say why and stop as GMP itself would. */
 static void out_of_memory(size_t size)
 {
+    if (escape != NULL)
+        longjmp(*escape, 1);
     fprintf(stderr, "jbigi: cannot allocate %zu bytes for GMP\n", size);
     abort();
+}
+
+enum jbigi_status jbigi_run_guarded(jbigi_guarded_fn fn, void *context)
+{
+    jmp_buf here;
+    jmp_buf *volatile outer = escape; /* read again after a longjmp */
+    if (setjmp(here) != 0) {
+        escape = outer;
+        return JBIGI_NO_MEMORY;
+    }
+    escape = &here;
+    enum jbigi_status status = fn(context);
+    escape = outer;
+    return status;
 }
 
 static void *wiping_alloc(size_t size)

@@ -26,9 +26,17 @@ tally() {
     [ "$3" -eq 0 ] || [ "$f" -gt 0 ] || { echo "!! $2 exited $3" >&2; failed=$((failed + 1)); }
 }
 
-# ---- C tests: the conversion and arithmetic layers, linked like the library ----
-for t in test_convert test_arith test_fixedbase; do
-    if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" src/convert.c src/arith.c src/version.c src/fixedbase.c $GMP_LIBS \
+# ---- C tests: the layers below JNI, linked like the library ----
+C_SOURCES="src/convert.c src/arith.c src/version.c src/fixedbase.c src/wipe.c"
+# Tests that watch the allocator intercept malloc (and free) at link time.
+link_flags() {
+    case "$1" in
+        test_oom) echo "-Wl,--wrap=malloc" ;;
+        test_wipe) echo "-Wl,--wrap=malloc,--wrap=realloc,--wrap=free" ;;
+    esac
+}
+for t in test_convert test_arith test_fixedbase test_oom test_wipe; do
+    if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" $C_SOURCES $GMP_LIBS $(link_flags $t) \
         >"$out/$t.build.log" 2>&1; then
         "$out/$t" >"$out/$t.log" 2>&1
         rc=$?
