@@ -58,7 +58,9 @@ else
     mkdir -p "$out/classes"
     if $JAVAC -Xlint:all -Werror -d "$out/classes" -cp "build/classes:$JUNIT_JAR" test/java/net/i2p/util/*.java \
         >"$out/javac.log" 2>&1; then
-        $JAVA -Djava.library.path=lib -Djbigi.test.jar=build/jbigi.jar \
+        # -Xcheck:jni: the JVM checks every JNI call the library makes and
+        # prints a warning for any misuse; a warning counts as a failure.
+        $JAVA -Xcheck:jni -Djava.library.path=lib -Djbigi.test.jar=build/jbigi.jar \
             -cp "build/classes:$out/classes:$JUNIT_JAR" \
             org.junit.platform.console.ConsoleLauncher --disable-banner --details=tree \
             --disable-ansi-colors --scan-classpath "$out/classes" >"$out/junit.log" 2>&1
@@ -66,6 +68,11 @@ else
         cat "$out/junit.log"
         ok=$(sed -n 's/^\[ *\([0-9]*\) tests successful *\]$/\1/p' "$out/junit.log")
         bad=$(sed -n 's/^\[ *\([0-9]*\) tests failed *\]$/\1/p' "$out/junit.log")
+        jni_warnings=$(grep -c -E 'WARNING in native method|FATAL ERROR in native method|^WARNING: JNI' "$out/junit.log")
+        if [ "$jni_warnings" -gt 0 ]; then
+            echo "!! -Xcheck:jni printed $jni_warnings warning line(s): counted as failed" >&2
+            failed=$((failed + 1))
+        fi
         if [ -z "$ok" ] || [ -z "$bad" ]; then
             echo "!! JUnit printed no summary: counted as failed" >&2
             failed=$((failed + 1))
