@@ -4,16 +4,19 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.IntFunction;
 
+import net.i2p.util.BenchReport.FixedBaseRow;
+import net.i2p.util.BenchReport.Row;
+import net.i2p.util.BenchReport.WipeRow;
 import net.i2p.util.BenchSampler.Case;
 import net.i2p.util.BenchSampler.Timer;
-import net.i2p.util.BenchReport.Row;
 
 /**
  * The benchmark behind {@code make bench}: BigInteger against
@@ -21,7 +24,7 @@ import net.i2p.util.BenchReport.Row;
  *
  * <pre>
  *   java -Djava.library.path=lib -cp build/classes:build/bench/classes net.i2p.util.Bench
- *        [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p]
+ *        [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p,fixedBase,wipe]
  *        [--rawgmp build/bench/rawgmp] [--out build/bench] [--samples N] [--sample-ms N]
  * </pre>
  *
@@ -30,9 +33,16 @@ import net.i2p.util.BenchReport.Row;
  * sample at least --sample-ms long.  The raw C program (rawgmp.c) runs as a
  * subprocess that takes its turn in the same rounds.
  *
+ * <p>The groups: modPow and modInverse at every size, the modPow group
+ * joined by a FixedBase's modPow and modPowCT from 1024 to 4096 bits (its
+ * table builds are timed after the group); the I2P workload; wipe (GMP in C
+ * with its default memory functions against jbigi's wiping ones,
+ * src/wipe.c) at 256 and 2048 bits.  Each only at the sizes of --sizes (see
+ * BenchOptions).
+ *
  * <p>Every result is checked against BigInteger's before anything is timed,
  * and again after each group has been timed; a mismatch ends the run with
- * exit status 1.  Results go to stdout (a table), OUT/results.csv and
+ * exit status 1.  Results go to stdout (tables), OUT/results.csv and
  * OUT/speedup.dat (the data of test/bench/speedup.gp).  Exit status: 0
  * measured, 1 mismatch or failure, 2 bad arguments.
  */
@@ -40,38 +50,58 @@ public final class Bench {
     /** Timed loops fold their results in here so the JIT cannot drop the work. */
     static volatile long sink;
 
-    private static final int[] DEFAULT_SIZES = {256, 512, 1024, 2048, 3072, 4096, 8192};
+    /** Cases compared with each other, sampled in turns, and how each is checked. */
+    private static final class Group {
+        final String label;
+        final int bits;
+        final List<Case> cases = new ArrayList<>();
+        final List<Checked> checks = new ArrayList<>();
+        /** For a group with FixedBase cases: their inputs and their line of the fixed-base report. */
+        BenchInputs.Set fixedBaseSet;
+        FixedBaseRow fixedBase;
 
-    /** What a run measures and how hard. */
-    private static final class Options {
-        int[] sizes = DEFAULT_SIZES;
-        boolean modPow = true;
-        boolean modInverse = true;
-        boolean i2p = true;
-        String rawgmp;
-        Path out = Paths.get("build/bench");
-        int samples = 9;
-        long sampleMillis = 200;
-        long warmupSampleMillis = 100;
-        long warmupCapMillis = 10_000;
-        int pool = 16;
+        Group(String label, int bits) {
+            this.label = label;
+            this.bits = bits;
+        }
     }
 
-    private final Options options;
+    /**
+     * A case and how to check it on the very operands it is timed on:
+     * computed in this JVM (op), or by rawgmp (rawOp, with alloc).
+     */
+    private static final class Checked {
+        final Case c;
+        final BenchInputs.Set set;
+        final IntFunction<BigInteger> op;
+        final String rawOp;
+        final String alloc;
+
+        Checked(Case c, BenchInputs.Set set, IntFunction<BigInteger> op, String rawOp, String alloc) {
+            this.c = c;
+            this.set = set;
+            this.op = op;
+            this.rawOp = rawOp;
+            this.alloc = alloc;
+        }
+    }
+
+    private final BenchOptions options;
+    /** Every case, in the order measured: the CSV. */
     private final List<Case> cases = new ArrayList<>();
     private final List<Row> rows = new ArrayList<>();
-    private final List<List<Case>> groups = new ArrayList<>();
-    /** For each group, its cases computed in this JVM. */
-    private final List<List<Checked>> groupChecks = new ArrayList<>();
+    private final List<FixedBaseRow> fixedBaseRows = new ArrayList<>();
+    private final List<WipeRow> wipeRows = new ArrayList<>();
+    private final List<Group> groups = new ArrayList<>();
 
-    private Bench(Options options) {
+    private Bench(BenchOptions options) {
         this.options = options;
     }
 
     public static void main(String[] args) {
         int status;
         try {
-            Options options = parse(args);
+            BenchOptions options = BenchOptions.parse(args);
             status = options == null ? 2 : new Bench(options).run();
         } catch (IOException e) {
             // Files or the raw C program: the message says enough.
@@ -84,72 +114,6 @@ public final class Bench {
         System.exit(status);
     }
 
-    private static Options parse(String[] args) {
-        Options o = new Options();
-        Integer samples = null;
-        Long sampleMillis = null;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--quick":
-                        // A smoke check: everything runs, nothing is precise.
-                        o.samples = 5;
-                        o.sampleMillis = 40;
-                        o.warmupSampleMillis = 20;
-                        o.warmupCapMillis = 1500;
-                        o.pool = 8;
-                        break;
-                    case "--sizes":
-                        o.sizes = Arrays.stream(args[++i].split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
-                        break;
-                    case "--ops":
-                        List<String> ops = Arrays.asList(args[++i].split(","));
-                        o.modPow = ops.contains("modPow");
-                        o.modInverse = ops.contains("modInverse");
-                        o.i2p = ops.contains("i2p");
-                        if (!o.modPow && !o.modInverse && !o.i2p)
-                            return usage("--ops takes modPow, modInverse, i2p");
-                        break;
-                    case "--rawgmp":
-                        o.rawgmp = args[++i];
-                        break;
-                    case "--out":
-                        o.out = Paths.get(args[++i]);
-                        break;
-                    case "--samples":
-                        samples = Integer.parseInt(args[++i]);
-                        break;
-                    case "--sample-ms":
-                        sampleMillis = Long.parseLong(args[++i]);
-                        break;
-                    default:
-                        return usage("unknown argument " + args[i]);
-                }
-            }
-        } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-            return usage("bad or missing value: " + e.getMessage());
-        }
-        // Given after --quick or before it, an explicit count still wins.
-        if (samples != null)
-            o.samples = samples;
-        if (sampleMillis != null)
-            o.sampleMillis = sampleMillis;
-        if (o.samples < 1 || o.sampleMillis < 1)
-            return usage("--samples and --sample-ms must be positive");
-        for (int bits : o.sizes) {
-            if (bits < 16)
-                return usage("sizes must be at least 16 bits: " + bits);
-        }
-        return o;
-    }
-
-    private static Options usage(String problem) {
-        System.err.println("bench: " + problem);
-        System.err.println("usage: Bench [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p]"
-                + " [--rawgmp PROGRAM] [--out DIR] [--samples N] [--sample-ms N]");
-        return null;
-    }
-
     private int run() throws IOException {
         long start = System.nanoTime();
         printEnvironment();
@@ -158,16 +122,15 @@ public final class Bench {
             return 1;
         }
         Files.createDirectories(options.out);
-        List<BenchInputs.Set> sets = makeInputs();
+        Map<String, BenchInputs.Set> sets = makeInputs();
         Path inputsFile = options.out.resolve("inputs.txt");
-        BenchInputs.write(inputsFile, sets);
+        BenchInputs.write(inputsFile, new ArrayList<>(sets.values()));
 
         BenchRawGmp raw = options.rawgmp == null ? null : new BenchRawGmp(options.rawgmp, inputsFile);
         try {
             printRawGmp(raw);
-            computeExpected(sets);
-            for (BenchInputs.Set set : sets)
-                addCases(set, raw);
+            computeExpected(sets.values());
+            addGroups(sets, raw);
             if (!checkBeforeTiming(raw) || !measure())
                 return 1;
         } finally {
@@ -177,6 +140,9 @@ public final class Bench {
 
         System.out.println();
         BenchReport.printTable(System.out, rows, options.samples, options.sampleMillis);
+        BenchReport.printFixedBase(System.out, fixedBaseRows);
+        BenchReport.printWiping(System.out, wipeRows,
+                options.wipe && raw == null && Arrays.stream(options.sizes).anyMatch(BenchOptions::wipeSize));
         BenchReport.writeCsv(options.out.resolve("results.csv"), cases);
         BenchReport.writeChartData(options.out.resolve("speedup.dat"), rows, chartTitle(raw));
         System.out.printf(Locale.ROOT, "%nWrote %s and %s (%.1f minutes in all).%n",
@@ -211,45 +177,49 @@ public final class Bench {
                 + ", Java " + System.getProperty("java.version") + ", " + NativeBigInteger.cpuModel();
     }
 
-    private List<BenchInputs.Set> makeInputs() throws IOException {
-        List<BenchInputs.Set> sets = new ArrayList<>();
+    /** Every input set the run needs, by name; the wiping groups reuse the modPow and modInverse sets. */
+    private Map<String, BenchInputs.Set> makeInputs() throws IOException {
+        Map<String, BenchInputs.Set> sets = new LinkedHashMap<>();
         Path primes = options.out.resolve("primes.txt");
         for (int bits : options.sizes) {
-            if (options.modPow)
-                sets.add(BenchInputs.randomPow(bits, options.pool));
-            if (options.modInverse)
-                sets.add(BenchInputs.primeInverse(bits, options.pool, primes));
+            List<BenchInputs.Set> made = new ArrayList<>();
+            if (options.modPow || options.fixedBaseAt(bits) || options.wipeAt(bits)) {
+                BenchInputs.Set pow = BenchInputs.randomPow(bits, options.pool);
+                made.add(pow);
+                if (options.fixedBaseAt(bits))
+                    made.add(BenchInputs.fixedBase(pow));
+            }
+            if (options.modInverse || options.wipeAt(bits))
+                made.add(BenchInputs.primeInverse(bits, options.pool, primes));
+            // A size given twice must not give rawgmp the same set twice.
+            for (BenchInputs.Set set : made)
+                sets.putIfAbsent(set.name, set);
         }
-        if (options.i2p)
-            sets.add(BenchInputs.group14(options.pool));
+        if (options.i2p) {
+            BenchInputs.Set set = BenchInputs.group14(options.pool);
+            sets.put(set.name, set);
+        }
         return sets;
     }
 
-    // ---- the cases ----
-
-    /** A case computed in this JVM, checked on the very operands it is timed on. */
-    private static final class Checked {
-        final Case c;
-        final BenchInputs.Set set;
-        final IntFunction<BigInteger> op;
-
-        Checked(Case c, BenchInputs.Set set, IntFunction<BigInteger> op) {
-            this.c = c;
-            this.set = set;
-            this.op = op;
+    /** The groups in the order they are measured: per size modPow (with FixedBase), modInverse; then I2P; then wiping. */
+    private void addGroups(Map<String, BenchInputs.Set> sets, BenchRawGmp raw) throws IOException {
+        int[] sizes = Arrays.stream(options.sizes).distinct().toArray();
+        for (int bits : sizes) {
+            if (options.modPow || options.fixedBaseAt(bits))
+                addPowGroup(sets.get("modpow-" + bits), sets.get("fixedbase-" + bits), raw);
+            if (options.modInverse)
+                addInverseGroup(sets.get("modinv-" + bits), raw);
+        }
+        if (options.i2p)
+            addPowGroup(sets.get("i2p-group14"), null, raw);
+        for (int bits : sizes) {
+            if (options.wipeAt(bits))
+                addWipeGroup(sets.get("modpow-" + bits), sets.get("modinv-" + bits), raw);
         }
     }
 
-    private void addCases(BenchInputs.Set set, BenchRawGmp raw) {
-        List<Case> group = new ArrayList<>();
-        List<Checked> checks = new ArrayList<>();
-        if (set.pow)
-            addPowCases(set, raw, group, checks);
-        else
-            addInverseCases(set, raw, group, checks);
-        groups.add(group);
-        groupChecks.add(checks);
-    }
+    // ---- the cases ----
 
     /**
      * modPow: the modulus is a NativeBigInteger, converted once, as a
@@ -257,36 +227,39 @@ public final class Bench {
      * converted on every call (a new one each time in DH, ElGamal, DSA).
      * The base is new on every call too (a plain BigInteger), except in
      * modPow-samebase and the I2P workload, where it is a NativeBigInteger
-     * used again and again, as I2P's generator is: NativeBigInteger may keep
-     * work for such a base, so the two are measured apart.
+     * used again and again, as I2P's generator is: NativeBigInteger then
+     * builds a fixed-base table for it by itself (the transparent path), so
+     * the two are measured apart.  fixedSet, if not null: the FixedBase
+     * cases join the group.
      */
-    private void addPowCases(BenchInputs.Set set, BenchRawGmp raw, List<Case> group, List<Checked> checks) {
+    private void addPowGroup(BenchInputs.Set set, BenchInputs.Set fixedSet, BenchRawGmp raw) {
         boolean i2p = set.name.startsWith("i2p");
-        String pow = i2p ? "i2p-modPow" : "modPow";
-        String powCT = i2p ? "i2p-modPowCT" : "modPowCT";
+        Group group = new Group(i2p ? "i2p" : fixedSet == null ? "modPow" : "modPow+FB", set.bits);
+        String pow = i2p ? "i2p-modPow-transparent" : "modPow";
+        String powCT = i2p ? "i2p-modPowCT-transparent" : "modPowCT";
         BigInteger[] base = set.column(0);
         BigInteger[] exponent = set.column(1);
         BigInteger[] modulus = set.column(2);
         NativeBigInteger[] nativeBase = set.nativeColumn(0);
         NativeBigInteger[] nativeModulus = set.nativeColumn(2);
 
-        Case java = add(group, checks, pow, set, "BigInteger", k -> base[k].modPow(exponent[k], modulus[k]));
+        Case java = add(group, pow, set, "BigInteger", k -> base[k].modPow(exponent[k], modulus[k]));
         Case jbigi;
         Case jbigiCT;
         Case sameBase = null;
         if (i2p) {
-            jbigi = add(group, checks, pow, set, "NativeBigInteger", k -> nativeBase[k].modPow(exponent[k], nativeModulus[k]));
-            jbigiCT = add(group, checks, powCT, set, "NativeBigInteger", k -> nativeBase[k].modPowCT(exponent[k], nativeModulus[k]));
+            jbigi = add(group, pow, set, "NativeBigInteger", k -> nativeBase[k].modPow(exponent[k], nativeModulus[k]));
+            jbigiCT = add(group, powCT, set, "NativeBigInteger", k -> nativeBase[k].modPowCT(exponent[k], nativeModulus[k]));
         } else {
-            jbigi = add(group, checks, pow, set, "NativeBigInteger",
+            jbigi = add(group, pow, set, "NativeBigInteger",
                     k -> NativeBigInteger.modPow(base[k], exponent[k], nativeModulus[k]));
-            sameBase = add(group, checks, "modPow-samebase", set, "NativeBigInteger",
+            sameBase = add(group, "modPow-samebase", set, "NativeBigInteger",
                     k -> nativeBase[k].modPow(exponent[k], nativeModulus[k]));
-            jbigiCT = add(group, checks, powCT, set, "NativeBigInteger",
+            jbigiCT = add(group, powCT, set, "NativeBigInteger",
                     k -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k]));
         }
-        Case rawPow = addRaw(group, raw, pow, set, "powm");
-        Case rawSec = addRaw(group, raw, powCT, set, "powm_sec");
+        Case rawPow = addRaw(group, raw, pow, set, "powm", null, "raw-C");
+        Case rawSec = addRaw(group, raw, powCT, set, "powm_sec", null, "raw-C");
         for (Case c : new Case[] {java, jbigi, sameBase, rawPow})
             link(c, java, rawPow);
         for (Case c : new Case[] {jbigiCT, rawSec})
@@ -295,38 +268,97 @@ public final class Bench {
         if (sameBase != null)
             rows.add(new Row(sameBase.operation, set.bits, java, sameBase, rawPow));
         rows.add(new Row(powCT, set.bits, java, jbigiCT, rawSec));
+        if (fixedSet != null)
+            addFixedBaseCases(group, fixedSet, new FixedBaseRow(set.bits, java, jbigi, jbigiCT, rawPow, rawSec));
+        groups.add(group);
+    }
+
+    /**
+     * FixedBase joins a modPow group: fb = NativeBigInteger.fixedBase(base,
+     * modulus) for the base and modulus of the set's first row, built here,
+     * before anything is timed (its constant-time table on the first
+     * modPowCT, in the check before timing), raised to the set's exponents.
+     * It is compared with the group's plain cases, interleaved with them:
+     * NativeBigInteger.modPow and modPowCT with a plain BigInteger base -
+     * converted on every call, as a new base is, and never given a table,
+     * which only NativeBigInteger bases get - BigInteger.modPow, mpz_powm and
+     * mpz_powm_sec, on inputs of the same size and kind and the same
+     * exponents (their time depends on those, not on the base or modulus).
+     */
+    private void addFixedBaseCases(Group group, BenchInputs.Set set, FixedBaseRow row) {
+        BigInteger base = set.rows[0][0];
+        BigInteger modulus = set.rows[0][2];
+        BigInteger[] exponent = set.column(1);
+        FixedBase fb = NativeBigInteger.fixedBase(base, modulus);
+        row.fixed = add(group, "fixedBase-modPow", set, "FixedBase", k -> fb.modPow(exponent[k]));
+        row.fixedCT = add(group, "fixedBase-modPowCT", set, "FixedBase", k -> fb.modPowCT(exponent[k]));
+        link(row.fixed, row.java, row.rawPow);
+        link(row.fixedCT, row.java, row.rawSec);
+        row.fixed.baselineReference = row.plain;
+        row.fixedCT.baselineReference = row.plainCT;
+        rows.add(new Row(row.fixed.operation, set.bits, row.java, row.fixed, row.rawPow));
+        rows.add(new Row(row.fixedCT.operation, set.bits, row.java, row.fixedCT, row.rawSec));
+        group.fixedBaseSet = set;
+        group.fixedBase = row;
+        fixedBaseRows.add(row);
     }
 
     /** modInverse: the prime modulus converted once, the value on every call. */
-    private void addInverseCases(BenchInputs.Set set, BenchRawGmp raw, List<Case> group, List<Checked> checks) {
+    private void addInverseGroup(BenchInputs.Set set, BenchRawGmp raw) {
+        Group group = new Group("modInverse", set.bits);
         BigInteger[] value = set.column(0);
         BigInteger[] modulus = set.column(1);
         NativeBigInteger[] nativeModulus = set.nativeColumn(1);
-        Case java = add(group, checks, "modInverse", set, "BigInteger", k -> value[k].modInverse(modulus[k]));
-        Case jbigi = add(group, checks, "modInverse", set, "NativeBigInteger",
+        Case java = add(group, "modInverse", set, "BigInteger", k -> value[k].modInverse(modulus[k]));
+        Case jbigi = add(group, "modInverse", set, "NativeBigInteger",
                 k -> NativeBigInteger.modInverse(value[k], nativeModulus[k]));
-        Case rawInv = addRaw(group, raw, "modInverse", set, "invert");
+        Case rawInv = addRaw(group, raw, "modInverse", set, "invert", null, "raw-C");
         for (Case c : new Case[] {java, jbigi, rawInv})
             link(c, java, rawInv);
         rows.add(new Row("modInverse", set.bits, java, jbigi, rawInv));
+        groups.add(group);
     }
 
-    private Case add(List<Case> group, List<Checked> checks, String operation, BenchInputs.Set set,
-            String implementation, IntFunction<BigInteger> op) {
+    /**
+     * wipe: GMP in C with its default memory functions against the wiping
+     * ones jbigi installs, each operation with a result variable of its own
+     * as in a jbigi call; the two alternate within the group's rounds.  What
+     * the wiping functions clear per operation is counted too: a figure that
+     * no load on the machine can blur.
+     */
+    private void addWipeGroup(BenchInputs.Set pow, BenchInputs.Set inv, BenchRawGmp raw) throws IOException {
+        Group group = new Group("wipe", pow.bits);
+        String[][] ops = {{"powm", "mpz_powm"}, {"powm_sec", "mpz_powm_sec"}, {"invert", "mpz_invert"}};
+        for (String[] op : ops) {
+            BenchInputs.Set set = op[0].equals("invert") ? inv : pow;
+            Case standard = addRaw(group, raw, op[1], set, op[0], "default", "raw-C-default-alloc");
+            Case wiping = addRaw(group, raw, op[1], set, op[0], "wiping", "raw-C-wiping-alloc");
+            wiping.baselineReference = standard;
+            long[] wiped = raw.wiped(op[0], set.name);
+            wipeRows.add(new WipeRow(op[1], set.bits, standard, wiping,
+                    (double) wiped[0] / set.rows.length, (double) wiped[1] / set.rows.length));
+        }
+        groups.add(group);
+    }
+
+    private Case add(Group group, String operation, BenchInputs.Set set, String implementation,
+            IntFunction<BigInteger> op) {
         Case c = new Case(operation, set.bits, implementation, loop(op, set.rows.length));
-        group.add(c);
+        group.cases.add(c);
+        group.checks.add(new Checked(c, set, op, null, null));
         cases.add(c);
-        checks.add(new Checked(c, set, op));
         return c;
     }
 
-    private Case addRaw(List<Case> group, BenchRawGmp raw, String operation, BenchInputs.Set set, String gmpOp) {
+    /** A case timed by rawgmp; alloc as BenchRawGmp.time takes it. */
+    private Case addRaw(Group group, BenchRawGmp raw, String operation, BenchInputs.Set set, String gmpOp,
+            String alloc, String implementation) {
         if (raw == null)
             return null;
-        Timer timer = (first, n) -> raw.time(gmpOp, set.name, first % set.rows.length, n);
-        Case c = new Case(operation, set.bits, "raw-C", timer);
-        c.rawOp = gmpOp;
-        group.add(c);
+        Timer timer = (first, n) -> raw.time(gmpOp, set.name, first % set.rows.length, n, alloc);
+        Case c = new Case(operation, set.bits, implementation, timer);
+        group.cases.add(c);
+        group.checks.add(new Checked(c, set, null, gmpOp, alloc));
         cases.add(c);
         return c;
     }
@@ -362,7 +394,7 @@ public final class Bench {
 
     // ---- checking: before timing, and after it (when state kept per base is in use) ----
 
-    private static void computeExpected(List<BenchInputs.Set> sets) {
+    private static void computeExpected(Iterable<BenchInputs.Set> sets) {
         System.err.println("Computing BigInteger's results...");
         for (BenchInputs.Set set : sets) {
             set.expected = new BigInteger[set.rows.length];
@@ -375,26 +407,27 @@ public final class Bench {
 
     /**
      * Every result of every case of a group against BigInteger's, the raw C
-     * ones too if raw is given; prints each mismatch and returns their number.
+     * ones only if raw is given; prints each mismatch and returns their number.
      */
-    private int checkAll(List<Checked> checks, List<Case> group, BenchRawGmp raw, String when) throws IOException {
+    private static int checkAll(Group group, BenchRawGmp raw, String when) throws IOException {
         int mismatches = 0;
-        for (Checked ch : checks) {
-            for (int k = 0; k < ch.set.rows.length; k++)
-                mismatches += check(ch.c, ch.set, k, ch.op.apply(k), when);
-        }
-        for (Case c : group) {
-            if (c.rawOp == null || raw == null)
+        for (Checked ch : group.checks) {
+            BenchInputs.Set set = ch.set;
+            if (ch.op != null) {
+                for (int k = 0; k < set.rows.length; k++)
+                    mismatches += check(ch.c, set, k, ch.op.apply(k), when);
                 continue;
-            BenchInputs.Set set = checks.get(0).set;
-            List<BigInteger> results = raw.results(c.rawOp, set.name);
+            }
+            if (raw == null)
+                continue;
+            List<BigInteger> results = raw.results(ch.rawOp, set.name, ch.alloc);
             if (results.size() != set.rows.length) {
                 System.out.println("MISMATCH " + set.name + ": rawgmp has " + results.size() + " inputs, not " + set.rows.length);
                 mismatches++;
                 continue;
             }
             for (int k = 0; k < results.size(); k++)
-                mismatches += check(c, set, k, results.get(k), when);
+                mismatches += check(ch.c, set, k, results.get(k), when);
         }
         return mismatches;
     }
@@ -411,8 +444,8 @@ public final class Bench {
     private boolean checkBeforeTiming(BenchRawGmp raw) throws IOException {
         System.err.println("Checking every result against BigInteger's...");
         int mismatches = 0;
-        for (int g = 0; g < groups.size(); g++)
-            mismatches += checkAll(groupChecks.get(g), groups.get(g), raw, "before timing");
+        for (Group group : groups)
+            mismatches += checkAll(group, raw, "before timing");
         if (mismatches > 0)
             System.out.println(mismatches + " results differ from BigInteger's: benchmark aborted.");
         return mismatches == 0;
@@ -423,21 +456,38 @@ public final class Bench {
         BenchSampler sampler = new BenchSampler(options.samples, options.sampleMillis * 1_000_000L,
                 options.warmupSampleMillis * 1_000_000L, options.warmupCapMillis * 1_000_000L);
         for (int g = 0; g < groups.size(); g++) {
-            List<Case> group = groups.get(g);
+            Group group = groups.get(g);
             long start = System.nanoTime();
-            sampler.measure(group);
-            Case first = group.get(0);
-            System.err.printf(Locale.ROOT, "[%2d/%d] %-10s %5d bits: %d cases, warm-up %d rounds%s, %.1f s%n",
-                    g + 1, groups.size(), first.operation, first.bits, group.size(), first.warmupRounds,
-                    first.settled ? "" : " (capped)", (System.nanoTime() - start) / 1e9);
+            sampler.measure(group.cases);
+            Case first = group.cases.get(0);
             // Again now that the cases have run thousands of times: whatever
             // NativeBigInteger keeps between calls is in use by now.
-            int mismatches = checkAll(groupChecks.get(g), group, null, "after timing");
+            int mismatches = checkAll(group, null, "after timing");
+            if (group.fixedBaseSet != null)
+                mismatches += timeTableBuilds(group);
+            System.err.printf(Locale.ROOT, "[%2d/%d] %-10s %5d bits: %d cases, warm-up %d rounds%s, %.1f s%n",
+                    g + 1, groups.size(), group.label, group.bits, group.cases.size(), first.warmupRounds,
+                    first.settled ? "" : " (capped)", (System.nanoTime() - start) / 1e9);
             if (mismatches > 0) {
                 System.out.println(mismatches + " results differ from BigInteger's after timing: benchmark aborted.");
                 return false;
             }
         }
         return true;
+    }
+
+    /** Right after its group, in the same conditions: the table builds, as many trials as samples. */
+    private int timeTableBuilds(Group group) {
+        FixedBaseRow row = group.fixedBase;
+        BenchFixedBase.Builds builds = BenchFixedBase.measure(group.fixedBaseSet, Math.max(options.samples, 7),
+                row.fixedCT.median());
+        row.build = builds.variableTime;
+        row.buildCT = builds.constantTime;
+        // Both as multiples of one plain modPow: what a table costs in the currency it saves.
+        row.build.baselineReference = row.plain;
+        row.buildCT.baselineReference = row.plain;
+        cases.add(row.build);
+        cases.add(row.buildCT);
+        return builds.mismatches;
     }
 }

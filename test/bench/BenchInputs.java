@@ -74,6 +74,19 @@ final class BenchInputs {
         return new Set("modpow-" + bits, true, bits, rows);
     }
 
+    /**
+     * A fixed base: the base and modulus of the first row of a randomPow
+     * set raised to the exponents of all its rows, so the fixed-base cases
+     * run on inputs of the very kind (and exponents) of the plain cases they
+     * are compared with.
+     */
+    static Set fixedBase(Set pow) {
+        BigInteger[][] rows = new BigInteger[pow.rows.length][];
+        for (int r = 0; r < rows.length; r++)
+            rows[r] = new BigInteger[] {pow.rows[0][0], pow.rows[r][1], pow.rows[0][2]};
+        return new Set("fixedbase-" + pow.bits, true, pow.bits, rows);
+    }
+
     /** I2P's Diffie-Hellman and ElGamal: 2^x mod the RFC 3526 group 14 prime, 2048-bit x. */
     static Set group14(int count) {
         Random random = new Random(GROUP14_SEED);

@@ -37,18 +37,23 @@ final class BenchRawGmp implements AutoCloseable {
         gmpCflags = ready.length > 3 ? ready[3] : "";
     }
 
-    /** Nanoseconds GMP took for n operations op on set, from input first on. */
-    long time(String op, String set, long first, long n) throws IOException {
-        commands.println("time " + op + " " + set + " " + n + " " + first);
+    /**
+     * Nanoseconds GMP took for n operations op on set, from input first on.
+     * alloc null: GMP's default memory functions, one result variable
+     * reused; "default" or "wiping": those memory functions, a result
+     * variable per operation as in a jbigi call (see rawgmp.c).
+     */
+    long time(String op, String set, long first, long n, String alloc) throws IOException {
+        commands.println("time " + op + " " + set + " " + n + " " + first + (alloc == null ? "" : " " + alloc));
         String r = reply();
         if (!r.startsWith("ok "))
             throw new IOException("rawgmp: " + r);
         return Long.parseLong(r.substring(3));
     }
 
-    /** GMP's result of op for every input of set, in order. */
-    List<BigInteger> results(String op, String set) throws IOException {
-        commands.println("check " + op + " " + set);
+    /** GMP's result of op for every input of set, in order, computed as time computes them. */
+    List<BigInteger> results(String op, String set, String alloc) throws IOException {
+        commands.println("check " + op + " " + set + (alloc == null ? "" : " " + alloc));
         List<BigInteger> results = new ArrayList<>();
         for (String r = reply(); !r.equals("end"); r = reply()) {
             if (!r.startsWith("result "))
@@ -56,6 +61,15 @@ final class BenchRawGmp implements AutoCloseable {
             results.add(new BigInteger(r.substring(7), 16));
         }
         return results;
+    }
+
+    /** {blocks, bytes} the wiping memory functions cleared in one op on each input of set (see rawgmp.c). */
+    long[] wiped(String op, String set) throws IOException {
+        commands.println("count " + op + " " + set);
+        String[] r = reply().split(" ");
+        if (r.length != 3 || !r[0].equals("ok"))
+            throw new IOException("rawgmp: " + String.join(" ", r));
+        return new long[] {Long.parseLong(r[1]), Long.parseLong(r[2])};
     }
 
     private String reply() throws IOException {

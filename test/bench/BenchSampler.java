@@ -29,8 +29,10 @@ final class BenchSampler {
         /** The cases this one's ratios are taken against; set once the group is built. */
         Case javaReference;
         Case rawReference;
-        /** For the raw C cases: rawgmp's name of the operation. */
-        String rawOp;
+        /** The plain path this case replaces (FixedBase: NativeBigInteger.modPow; wiping: GMP's own memory functions). */
+        Case baselineReference;
+        /** For a table build: the bytes of the table it built. */
+        long tableBytes;
 
         /** Operations a sample is planned with; one that came out short was topped up. */
         long opsPerSample;

@@ -1,6 +1,7 @@
 /*
  * rawgmp: GMP called directly, on the benchmark's own inputs, so Bench can
- * show how much of NativeBigInteger's time is the JNI path rather than GMP.
+ * show how much of NativeBigInteger's time is the JNI path rather than GMP,
+ * and what jbigi's wiping memory functions cost GMP.
  *
  * It is a small timing server driven by Bench over stdin/stdout, so that its
  * samples are interleaved with the Java samples of the same case: drift on a
@@ -17,14 +18,30 @@
  * Once INPUTS is read it prints one line
  *   ready GMP_VERSION LIMB_BITS GMP_CFLAGS
  * and then answers one line per command:
- *   time OP SET N FIRST  ->  ok NANOSECONDS
+ *   time OP SET N FIRST [ALLOC]  ->  ok NANOSECONDS
  *                           N operations on inputs FIRST, FIRST+1, ... of SET,
  *                           wrapping around (samples continue where the last
  *                           one stopped, so the whole set gets used)
- *   check OP SET    ->  one "result HEX" line per input, then "end"
+ *   check OP SET [ALLOC]  ->  one "result HEX" line per input, then "end"
+ *   count OP SET    ->  ok BLOCKS BYTES
+ *                           each input once, as "time ... wiping" runs it:
+ *                           the blocks the wiping functions cleared, and
+ *                           their bytes, in all
  *   quit
  * OP is powm, powm_sec (pow sets) or invert (inv sets).  A bad command gets
  * "error MESSAGE"; a bad INPUTS file ends the program with status 1.
+ *
+ * time and check take an optional last word ALLOC, default or wiping, for
+ * the cost of jbigi's wiping memory functions (src/wipe.c, linked in):
+ * GMP then allocates through ALLOC's functions for the duration of the
+ * command, and each operation gets a result variable of its own, created
+ * and cleared around it as a jbigi call does.  Without ALLOC the result
+ * variable is reused and GMP's default functions are used.
+ *
+ * GMP's memory functions are process-wide, so they are switched only
+ * between commands, when no value GMP allocated is alive: the inputs are
+ * read-only views (mpz_roinit_n) of limbs this program allocates itself,
+ * as jbigi reads its operands, and never pass through GMP's allocator.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -35,11 +52,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "wipe.h"
+
 enum { MAX_SETS = 64, MAX_NAME = 48 };
 
 struct input {
     mpz_t a, b, c; /* base, exponent, modulus; or value, modulus (c unused) */
 };
+
+enum alloc { ALLOC_NONE, ALLOC_DEFAULT, ALLOC_WIPING, ALLOC_BAD };
 
 struct set {
     char name[MAX_NAME];
@@ -85,11 +106,21 @@ static struct set *find_or_add_set(const char *name, int is_pow, size_t line)
     return s;
 }
 
+/* x becomes a read-only view of limbs of our own (see the top comment). */
 static void parse_number(mpz_t x, const char *hex, size_t line)
 {
-    mpz_init(x);
-    if (hex == NULL || mpz_set_str(x, hex, 16) != 0)
+    mpz_t parsed;
+    mpz_init(parsed);
+    if (hex == NULL || mpz_set_str(parsed, hex, 16) != 0)
         die("bad hex number", hex, line);
+    size_t n = mpz_size(parsed);
+    mp_limb_t *limbs = malloc((n > 0 ? n : 1) * sizeof *limbs);
+    if (limbs == NULL)
+        die("out of memory", NULL, line);
+    if (n > 0)
+        mpn_copyi(limbs, mpz_limbs_read(parsed), (mp_size_t)n);
+    mpz_roinit_n(x, limbs, mpz_sgn(parsed) < 0 ? -(mp_size_t)n : (mp_size_t)n);
+    mpz_clear(parsed);
 }
 
 static void read_inputs(const char *path)
@@ -164,6 +195,57 @@ static void run_op(enum op op, mpz_t r, const struct input *in)
     }
 }
 
+static enum alloc parse_alloc(const char *name)
+{
+    if (name == NULL)
+        return ALLOC_NONE;
+    if (strcmp(name, "default") == 0)
+        return ALLOC_DEFAULT;
+    if (strcmp(name, "wiping") == 0)
+        return ALLOC_WIPING;
+    return ALLOC_BAD;
+}
+
+/* Called only between commands: no value GMP allocated is alive then. */
+static void use_alloc(enum alloc alloc)
+{
+    if (alloc == ALLOC_WIPING)
+        jbigi_install_wiping_allocator();
+    else
+        mp_set_memory_functions(NULL, NULL, NULL); /* GMP's own */
+}
+
+/* What the wiping functions were asked to clear, counted by wrappers around them. */
+static void *(*wiping_alloc)(size_t);
+static void *(*wiping_realloc)(void *, size_t, size_t);
+static void (*wiping_free)(void *, size_t);
+static unsigned long long wiped_blocks, wiped_bytes;
+
+static void *counting_realloc(void *p, size_t old_size, size_t new_size)
+{
+    wiped_blocks++;
+    wiped_bytes += old_size;
+    return wiping_realloc(p, old_size, new_size);
+}
+
+static void counting_free(void *p, size_t size)
+{
+    wiped_blocks++;
+    wiped_bytes += size;
+    wiping_free(p, size);
+}
+
+/* One operation on a result variable of its own, as a jbigi call runs it. */
+static mp_limb_t run_op_fresh(enum op op, const struct input *in)
+{
+    mpz_t r;
+    mpz_init(r);
+    run_op(op, r, in);
+    mp_limb_t low = mpz_getlimbn(r, 0);
+    mpz_clear(r);
+    return low;
+}
+
 static uint64_t now_ns(void)
 {
     struct timespec t;
@@ -171,37 +253,61 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Times n operations.  r is allocated once, as a C caller reusing its
- * result variable would: what is left is GMP's own cost. */
-static void time_op(enum op op, const struct set *s, unsigned long n, unsigned long first)
+/* Times n operations.  Without alloc, r is allocated once, as a C caller
+ * reusing its result variable would: what is left is GMP's own cost. */
+static void time_op(enum op op, const struct set *s, unsigned long n, unsigned long first, enum alloc alloc)
 {
+    use_alloc(alloc);
     mpz_t r;
     mpz_init(r);
     mp_limb_t acc = 0;
     size_t k = first % s->count;
     uint64_t start = now_ns();
     for (unsigned long i = 0; i < n; i++) {
-        run_op(op, r, &s->inputs[k]);
-        acc ^= mpz_getlimbn(r, 0);
+        if (alloc == ALLOC_NONE) {
+            run_op(op, r, &s->inputs[k]);
+            acc ^= mpz_getlimbn(r, 0);
+        } else {
+            acc ^= run_op_fresh(op, &s->inputs[k]);
+        }
         if (++k == s->count)
             k = 0;
     }
     uint64_t elapsed = now_ns() - start;
     sink ^= acc;
     mpz_clear(r);
+    use_alloc(ALLOC_NONE);
     printf("ok %llu\n", (unsigned long long)elapsed);
 }
 
-static void check_op(enum op op, const struct set *s)
+/* Results computed as time_op computes them, with the same memory functions. */
+static void check_op(enum op op, const struct set *s, enum alloc alloc)
 {
+    use_alloc(alloc);
     mpz_t r;
-    mpz_init(r);
     for (size_t i = 0; i < s->count; i++) {
+        mpz_init(r);
         run_op(op, r, &s->inputs[i]);
         gmp_printf("result %Zx\n", r);
+        mpz_clear(r);
     }
-    mpz_clear(r);
+    use_alloc(ALLOC_NONE);
     printf("end\n");
+}
+
+static void count_op(enum op op, const struct set *s)
+{
+    jbigi_install_wiping_allocator();
+    mp_get_memory_functions(&wiping_alloc, &wiping_realloc, &wiping_free);
+    mp_set_memory_functions(wiping_alloc, counting_realloc, counting_free);
+    wiped_blocks = 0;
+    wiped_bytes = 0;
+    mp_limb_t acc = 0;
+    for (size_t i = 0; i < s->count; i++)
+        acc ^= run_op_fresh(op, &s->inputs[i]);
+    sink ^= acc;
+    use_alloc(ALLOC_NONE);
+    printf("ok %llu %llu\n", wiped_blocks, wiped_bytes);
 }
 
 static int parse_count(const char *text, unsigned long *value)
@@ -222,7 +328,8 @@ static int serve(char *command)
     if (strcmp(verb, "quit") == 0)
         return 0;
     int timing = strcmp(verb, "time") == 0;
-    if (!timing && strcmp(verb, "check") != 0) {
+    int counting = strcmp(verb, "count") == 0;
+    if (!timing && !counting && strcmp(verb, "check") != 0) {
         printf("error unknown command %s\n", verb);
         return 1;
     }
@@ -237,16 +344,25 @@ static int serve(char *command)
         printf("error operation does not fit set %s\n", s->name);
         return 1;
     }
-    if (!timing) {
-        check_op(op, s);
+    if (counting) {
+        count_op(op, s);
         return 1;
     }
-    unsigned long n, first;
-    if (!parse_count(strtok(NULL, " \t\r\n"), &n) || n == 0 || !parse_count(strtok(NULL, " \t\r\n"), &first)) {
+    unsigned long n = 0, first = 0;
+    if (timing && (!parse_count(strtok(NULL, " \t\r\n"), &n) || n == 0
+                   || !parse_count(strtok(NULL, " \t\r\n"), &first))) {
         printf("error bad operation count or first input\n");
         return 1;
     }
-    time_op(op, s, n, first);
+    enum alloc alloc = parse_alloc(strtok(NULL, " \t\r\n"));
+    if (alloc == ALLOC_BAD) {
+        printf("error ALLOC must be default or wiping\n");
+        return 1;
+    }
+    if (timing)
+        time_op(op, s, n, first, alloc);
+    else
+        check_op(op, s, alloc);
     return 1;
 }
 

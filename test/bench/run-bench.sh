@@ -1,10 +1,11 @@
 #!/bin/sh
 # Runs the benchmark: BigInteger against lib/libjbigi.so against GMP called
-# from C, written to build/bench/ (results.csv, speedup.png) and stdout.
+# from C, fixed-base tables, and the cost of the library's wiping allocator,
+# written to build/bench/ (results.csv, speedup.png) and stdout.
 # Called by `make bench`, which passes the tools in the environment: JAVA,
 # JAVAC, CC, CFLAGS (with GMP's -I), GMP_LIBS (the GMP the library was linked
 # with, so the raw C figures are of the same GMP).  Arguments go to Bench:
-# --quick, --sizes 256,2048, --ops modPow,modInverse,i2p, --samples N,
+# --quick, --sizes 256,2048, --ops modPow,modInverse,i2p,fixedBase,wipe, --samples N,
 # --sample-ms N.  JBIGI_LIB_DIR=dir benchmarks dir/libjbigi.so instead.
 set -u
 cd "$(dirname "$0")/../.."
@@ -32,8 +33,10 @@ if [ "$raw_links" != "$lib_links" ]; then
         "the native/raw C ratios will compare two different GMPs." >&2
 fi
 
-if ! $CC $CFLAGS -o "$out/rawgmp" test/bench/rawgmp.c $GMP_LIBS; then
-    echo "!! test/bench/rawgmp.c did not compile" >&2
+# src/wipe.c is the library's own wiping allocator, linked in so rawgmp can
+# time GMP with it and without it.
+if ! $CC $CFLAGS -Isrc -o "$out/rawgmp" test/bench/rawgmp.c src/wipe.c $GMP_LIBS; then
+    echo "!! test/bench/rawgmp.c (with src/wipe.c) did not compile" >&2
     exit 1
 fi
 rm -rf "$out/classes"
@@ -50,8 +53,15 @@ status=$?
 [ "$status" -eq 0 ] || exit "$status"
 
 if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot -e "datafile='$out/speedup.dat'; outfile='$out/speedup.png'" test/bench/speedup.gp \
-        && echo "Wrote $out/speedup.png"
+    # A run of a few sizes or operations leaves lines of the chart empty:
+    # gnuplot's warnings about those say nothing, the rest are shown.
+    if gnuplot -e "datafile='$out/speedup.dat'; outfile='$out/speedup.png'" test/bench/speedup.gp 2>"$out/gnuplot.err"; then
+        grep -v -e 'no valid points' -e 'empty y range' "$out/gnuplot.err" >&2
+        echo "Wrote $out/speedup.png"
+    else
+        cat "$out/gnuplot.err" >&2
+        echo "!! gnuplot failed: $out/speedup.png not made." >&2
+    fi
 else
     echo "gnuplot not found (apt-get install gnuplot-nox): $out/speedup.png not made."
 fi
