@@ -6,6 +6,7 @@
 #   make test             C and Java tests; ends with "N passed, N failed"
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
+#   make ct-check         timing-leak measurement of the constant-time paths (CT_ARGS="--measurements N")
 #   make install I2P=dir  copy lib/libjbigi.so into an I2P install directory
 #   make header           regenerate include/jbigi.h after changing the natives
 #   make clean
@@ -62,7 +63,7 @@ C_SOURCES := src/jbigi.c src/convert.c src/arith.c src/version.c src/wipe.c src/
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 RESOURCE_NAME = libjbigi-linux-$(JBIGI_CPU)_64.so
 
-.PHONY: all jar test speedtest bench install header clean distclean check-header
+.PHONY: all jar test speedtest bench ct-check install header clean distclean check-header
 .DELETE_ON_ERROR:
 
 all: lib/libjbigi.so build/jbigi.jar
@@ -127,6 +128,11 @@ bench: lib/libjbigi.so build/classes.stamp
 	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
 	  sh test/bench/run-bench.sh $(BENCH_ARGS)
 
+# A measurement, not a test: Welch's t over interleaved timings of two exponent classes.
+CT_ARGS ?=
+ct-check: lib/libjbigi.so build/classes.stamp
+	JAVA="$(JAVA)" JAVAC="$(JAVAC)" sh test/ct/run-ct-check.sh $(CT_ARGS)
+
 install: lib/libjbigi.so
 ifeq ($(I2P),)
 	@echo "lib/libjbigi.so is built. To use it in I2P: make install I2P=/path/to/i2p"
@@ -140,7 +146,7 @@ endif
 
 clean:
 	rm -rf lib build/classes build/generated-include build/obj-* build/test* build/jar-resources \
-	  build/jbigi.jar build/*.stamp
+	  build/jbigi.jar build/*.stamp build/bench build/ct build/fuzz build/check-native
 
 # Also removes the GMP builds under build/ (minutes to redo).
 distclean: clean

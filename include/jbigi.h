@@ -9,6 +9,8 @@ extern "C" {
 #endif
 #undef net_i2p_util_NativeBigInteger_serialVersionUID
 #define net_i2p_util_NativeBigInteger_serialVersionUID 5LL
+#undef net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS
+#define net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS 134217727L
 /*
  * Class:     net_i2p_util_NativeBigInteger
  * Method:    nativeModPow

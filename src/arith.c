@@ -24,6 +24,7 @@ const char *jbigi_status_message(enum jbigi_status status)
     case JBIGI_NOT_INVERTIBLE:        return "BigInteger not invertible.";
     case JBIGI_MODULUS_TOO_SMALL:     return "fixed-base tables need an odd modulus greater than 1";
     case JBIGI_EXPONENT_TOO_LONG:     return "exponent is longer than the fixed-base table covers";
+    case JBIGI_EXPONENT_NEGATIVE:     return "fixed-base exponent must not be negative";
     case JBIGI_BAD_TABLE:             return "not a fixed-base table made by this library";
     case JBIGI_NO_MEMORY:             return "jbigi: out of native memory";
     }

@@ -17,6 +17,7 @@ enum jbigi_status {
     JBIGI_NOT_INVERTIBLE,        /* gcd(base, m) != 1 where an inverse is needed */
     JBIGI_MODULUS_TOO_SMALL,     /* fixed base: m must be odd and > 1 */
     JBIGI_EXPONENT_TOO_LONG,     /* fixed base: exp has more bits than the table covers */
+    JBIGI_EXPONENT_NEGATIVE,     /* fixed base: exp < 0 (invert first, or use modpow) */
     JBIGI_BAD_TABLE,             /* fixed base: the table's header or length is inconsistent */
     JBIGI_NO_MEMORY              /* scratch space could not be allocated */
 };

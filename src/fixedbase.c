@@ -194,8 +194,9 @@ static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
         return 0;
     if (n < 1 || n > table_limbs || jbigi_fb_table_limbs((size_t)n, (unsigned)rows, (unsigned)blocks) != table_limbs)
         return 0;
-    /* row_bits * rows must not overflow; the exponent is far smaller anyway. */
-    if (block_bits < 1 || block_bits > (SIZE_MAX / 2) / (blocks * rows))
+    /* The reach (block_bits * blocks * rows) is bounded, so a forged width
+     * can neither overflow nor make the loops run for ever. */
+    if (block_bits < 1 || block_bits > JBIGI_FB_MAX_EXPONENT_BITS / (blocks * rows) + 1)
         return 0;
     const mp_limb_t *modulus = table + HDR_SIZE;
     if ((modulus[0] & 1) == 0 || modulus[n - 1] == 0 || table[HDR_MINV] != negated_inverse(modulus[0]))
@@ -230,7 +231,8 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
     if (mpz_cmp_ui(m, 1) <= 0 || mpz_even_p(m))
         return JBIGI_MODULUS_TOO_SMALL;
     const mp_size_t n = (mp_size_t)mpz_size(m);
-    if (max_exponent_bits < 1 || table_limbs != jbigi_fb_table_limbs((size_t)n, rows, blocks))
+    if (max_exponent_bits < 1 || max_exponent_bits > JBIGI_FB_MAX_EXPONENT_BITS ||
+        table_limbs != jbigi_fb_table_limbs((size_t)n, rows, blocks))
         return JBIGI_BAD_TABLE;
 
     size_t row_bits = (max_exponent_bits + rows - 1) / rows;
@@ -315,7 +317,7 @@ enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_li
     if (!read_comb(&k, table, table_limbs))
         return JBIGI_BAD_TABLE;
     if (mpz_sgn(exp) < 0)
-        return JBIGI_EXPONENT_NOT_POSITIVE;
+        return JBIGI_EXPONENT_NEGATIVE;
     if (mpz_sizeinbase(exp, 2) > k.row_bits * k.rows)
         return JBIGI_EXPONENT_TOO_LONG;
 

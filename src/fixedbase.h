@@ -22,6 +22,8 @@
 /* Limits on the comb's shape: tables stay small and shifts stay defined. */
 #define JBIGI_FB_MAX_ROWS 10
 #define JBIGI_FB_MAX_BLOCKS 64
+/* Exponents longer than jbigi takes at all (16 MiB) need no table. */
+#define JBIGI_FB_MAX_EXPONENT_BITS ((size_t)1 << 27)
 
 /*
  * Limbs needed for the table of an n-limb modulus, or 0 if the shape is out

@@ -353,7 +353,7 @@ Java_net_i2p_util_NativeBigInteger_nativeFixedBaseTable(JNIEnv *env, jclass cls,
         goto done;
     }
     if (rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS ||
-        maxExponentBits < 1) {
+        maxExponentBits < 1 || (size_t)maxExponentBits > JBIGI_FB_MAX_EXPONENT_BITS) {
         throw_new(env, "java/lang/IllegalArgumentException", "fixed-base table shape out of range");
         goto done;
     }

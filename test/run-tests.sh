@@ -60,7 +60,8 @@ else
         >"$out/javac.log" 2>&1; then
         # -Xcheck:jni: the JVM checks every JNI call the library makes and
         # prints a warning for any misuse; a warning counts as a failure.
-        $JAVA -Xcheck:jni -Djava.library.path=lib -Djbigi.test.jar=build/jbigi.jar \
+        # -Djbigi.soak=true: the million-call leak soak (about 20 s) runs too.
+        $JAVA -Xcheck:jni -Djava.library.path=lib -Djbigi.test.jar=build/jbigi.jar -Djbigi.soak=true \
             -cp "build/classes:$out/classes:$JUNIT_JAR" \
             org.junit.platform.console.ConsoleLauncher --disable-banner --details=tree \
             --disable-ansi-colors --scan-classpath "$out/classes" >"$out/junit.log" 2>&1

@@ -28,6 +28,9 @@ public final class FixedBase {
     private static final int VARIABLE_TIME_BLOCKS = 2;
     private static final int CONSTANT_TIME_BLOCKS = 2;
 
+    /** Larger moduli get no table: it would pass 1 MiB (plain modPow serves them). */
+    static final int MAX_TABLE_MODULUS_BITS = 16384;
+
     private final BigInteger base;
     private final BigInteger modulus;
     private final int reachBits;
@@ -47,7 +50,8 @@ public final class FixedBase {
         this.base = base;
         this.modulus = modulus;
         this.reachBits = modulus.bitLength();
-        this.usable = NativeBigInteger.hasFixedBase() && modulus.testBit(0) && modulus.bitLength() > 1;
+        this.usable = NativeBigInteger.hasFixedBase() && modulus.testBit(0) && modulus.bitLength() > 1
+                && modulus.bitLength() <= MAX_TABLE_MODULUS_BITS;
     }
 
     /** Builds the variable-time table now rather than on the first modPow. */

@@ -2,10 +2,10 @@ package net.i2p.util;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -170,7 +170,16 @@ final class JbigiLoader {
             // Registered in this order, deleted in the reverse: file, then directory.
             dir.toFile().deleteOnExit();
             file.toFile().deleteOnExit();
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            // Into the file just made, keeping its owner-only permissions
+            // (Files.copy with REPLACE_EXISTING would make a new file with the umask's).
+            OutputStream out = Files.newOutputStream(file);
+            try {
+                byte[] buffer = new byte[8192];
+                for (int n; (n = in.read(buffer)) > 0;)
+                    out.write(buffer, 0, n);
+            } finally {
+                out.close();
+            }
         } finally {
             in.close();
         }

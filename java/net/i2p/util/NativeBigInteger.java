@@ -39,6 +39,12 @@ public class NativeBigInteger extends BigInteger {
      */
     private static final int FIXED_BASE_AFTER_USES = Integer.getInteger("jbigi.fixedBase.after", 3);
 
+    /**
+     * The native library refuses operands over 16 MiB (GMP would abort the
+     * process if it ran out of memory); larger ones are left to BigInteger.
+     */
+    private static final int NATIVE_MAX_BITS = 8 * 16 * 1024 * 1024 - 1;
+
     /** toByteArray() of this value, computed once; never handed out itself. */
     private transient volatile byte[] cachedBytes;
 
@@ -186,7 +192,7 @@ public class NativeBigInteger extends BigInteger {
      */
     public static BigInteger modPow(BigInteger base, BigInteger exponent, BigInteger modulus) {
         checkArguments(base, exponent, modulus);
-        if (!LIBRARY.loaded)
+        if (!LIBRARY.loaded || !nativeSized(base, exponent, modulus))
             return javaModPow(base, exponent, modulus);
         FixedBase fixed = fixedBaseFor(base, exponent, modulus);
         if (fixed != null)
@@ -223,7 +229,8 @@ public class NativeBigInteger extends BigInteger {
      */
     public static BigInteger modPowCT(BigInteger base, BigInteger exponent, BigInteger modulus) {
         checkArguments(base, exponent, modulus);
-        if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0) {
+        if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0
+                && nativeSized(base, exponent, modulus)) {
             FixedBase fixed = fixedBaseFor(base, exponent, modulus);
             if (fixed != null)
                 return fixed.modPowCT(exponent);
@@ -265,8 +272,8 @@ public class NativeBigInteger extends BigInteger {
     private static FixedBase fixedBaseFor(BigInteger base, BigInteger exponent, BigInteger modulus) {
         if (FIXED_BASE_AFTER_USES <= 0 || !(base instanceof NativeBigInteger) || !LIBRARY.fixedBase)
             return null;
-        if (exponent.signum() < 0 || exponent.bitLength() > modulus.bitLength()
-                || !modulus.testBit(0) || modulus.bitLength() <= 1)
+        if (exponent.signum() < 0 || exponent.bitLength() > modulus.bitLength() || !modulus.testBit(0)
+                || modulus.bitLength() <= 1 || modulus.bitLength() > FixedBase.MAX_TABLE_MODULUS_BITS)
             return null;
         NativeBigInteger b = (NativeBigInteger) base;
         BaseUse use = b.baseUse;
@@ -317,7 +324,7 @@ public class NativeBigInteger extends BigInteger {
             throw new NullPointerException("value is null");
         if (modulus == null)
             throw new NullPointerException("modulus is null");
-        if (!LIBRARY.loaded)
+        if (!LIBRARY.loaded || !nativeSized(value, modulus, modulus))
             return javaModInverse(value, modulus);
         return fromNative(nativeModInverse(bytesOf(value), bytesOf(modulus)));
     }
@@ -331,6 +338,12 @@ public class NativeBigInteger extends BigInteger {
             throw new NullPointerException("exponent is null");
         if (modulus == null)
             throw new NullPointerException("modulus is null");
+    }
+
+    /** True if the library takes all three operands (it refuses any over 16 MiB). */
+    private static boolean nativeSized(BigInteger a, BigInteger b, BigInteger c) {
+        return a.bitLength() <= NATIVE_MAX_BITS && b.bitLength() <= NATIVE_MAX_BITS
+                && c.bitLength() <= NATIVE_MAX_BITS;
     }
 
     static NativeBigInteger fromNative(byte[] result) {

@@ -1,0 +1,220 @@
+package net.i2p.util;
+
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.Random;
+
+/**
+ * Does the running time of nativeModPowCT depend on the exponent's bits?
+ * A dudect-style test (Reparaz, Balasch, Verbauwhede, "Dude, is my code
+ * constant time?", 2017): time many calls with exponents from two classes,
+ * in random order, and ask with Welch's t-test whether the two timing
+ * distributions differ.
+ *
+ * Class A: one fixed 2048-bit exponent of low Hamming weight.  Class B: a
+ * fresh random 2048-bit exponent per call.  Both have the top bit set, so
+ * only the bits differ, never the length (mpz_powm_sec may depend on sizes).
+ * Same odd 2048-bit modulus and base for all.  Then the same on
+ * nativeModPow, whose sliding-window exponentiation does fewer
+ * multiplications for a sparse exponent: it should show a large |t|, which
+ * shows that the measurement can see a leak at all.
+ *
+ * |t| above 10 is taken as a leak (dudect's threshold; with 100,000
+ * samples a real difference drives t far beyond it).  The largest |t| over
+ * several crops is reported: cropping the slow tail removes interrupts and
+ * GC pauses, which would otherwise drown a small difference.
+ *
+ * The fixed-base table's constant-time path (nativeFixedBaseModPow with
+ * constantTime, which the public modPowCT uses once a base repeats) is
+ * measured the same way, against its variable-time path, unless
+ * --no-fixed-base.
+ *
+ * A measurement, not a test: run it on a quiet machine.  Exit status 0 when
+ * the constant-time paths show no leak and the contrast does, 1 when a
+ * constant-time path leaks, 2 when the contrast shows none (the measurement
+ * saw nothing).
+ *
+ *   CtCheck [--measurements N] [--seed S] [--no-fixed-base]
+ */
+public final class CtCheck {
+    static final double THRESHOLD = 10;
+    /** Crops, as percentiles of all timings of one function; 100 = none. */
+    static final double[] CROPS = {100, 99.9, 99, 95, 90, 75, 50};
+    static final int BITS = 2048;
+
+    interface Power {
+        byte[] apply(byte[] base, byte[] exponent, byte[] modulus);
+    }
+
+    public static void main(String[] args) {
+        int measurements = 100000;
+        long seed = System.nanoTime();
+        boolean fixedBase = true;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--measurements") && i + 1 < args.length)
+                measurements = Integer.parseInt(args[++i]);
+            else if (args[i].equals("--seed") && i + 1 < args.length)
+                seed = Long.parseLong(args[++i]);
+            else if (args[i].equals("--no-fixed-base"))
+                fixedBase = false;
+            else {
+                System.err.println("usage: CtCheck [--measurements N] [--seed S] [--no-fixed-base]");
+                System.exit(64);
+            }
+        }
+        if (!NativeBigInteger.isNative()) {
+            System.err.println("the native library is not loaded: " + NativeBigInteger.loadStatus());
+            System.exit(1);
+        }
+        System.out.println("jbigi " + NativeBigInteger.getJbigiVersion() + ", GMP " + NativeBigInteger.getLibGMPVersion()
+                + "; " + measurements + " measurements per function, seed " + seed);
+
+        Random random = new Random(seed);
+        Inputs inputs = new Inputs(random, measurements);
+        double ct = measure("nativeModPowCT", NativeBigInteger::nativeModPowCT, inputs);
+        double vt = measure("nativeModPow  ", NativeBigInteger::nativeModPow, inputs);
+        System.out.printf("|t| nativeModPowCT = %.2f, nativeModPow = %.2f (threshold %.0f)%n", ct, vt, THRESHOLD);
+
+        // The public modPowCT switches to a fixed-base table once a base
+        // repeats, so the table's constant-time path is measured too, with
+        // its variable-time path as its own contrast.
+        double fixedCt = 0;
+        if (fixedBase && NativeBigInteger.hasFixedBase()) {
+            long[] ctTable = NativeBigInteger.nativeFixedBaseTable(inputs.base, inputs.modulus,
+                    FixedBase.constantTimeRows(BITS), 2, BITS);
+            long[] vtTable = NativeBigInteger.nativeFixedBaseTable(inputs.base, inputs.modulus,
+                    FixedBase.variableTimeRows(BITS), 2, BITS);
+            fixedCt = measure("fixed-base CT ", (b, e, m) -> NativeBigInteger.nativeFixedBaseModPow(ctTable, e, true), inputs);
+            double fixedVt = measure("fixed-base VT ", (b, e, m) -> NativeBigInteger.nativeFixedBaseModPow(vtTable, e, false), inputs);
+            System.out.printf("|t| nativeFixedBaseModPow constant-time = %.2f, variable-time = %.2f%n", fixedCt, fixedVt);
+        } else {
+            System.out.println("fixed-base paths not measured (" + (fixedBase ? "not in this library" : "--no-fixed-base") + ")");
+        }
+
+        int status;
+        if (ct >= THRESHOLD || fixedCt >= THRESHOLD) {
+            System.out.println("verdict: LEAK - a constant-time path's time depends on the exponent (|t| >= 10)");
+            status = 1;
+        } else if (vt < THRESHOLD) {
+            System.out.println("verdict: INCONCLUSIVE - no leak seen in the constant-time paths, but none in the"
+                    + " variable-time nativeModPow either: the measurement is too coarse here");
+            status = 2;
+        } else {
+            System.out.println("verdict: OK - no timing leak seen in the constant-time paths (|t| < 10), while the"
+                    + " variable-time nativeModPow shows one, as expected");
+            status = 0;
+        }
+        System.exit(status);
+    }
+
+    /** Everything a measurement needs, made before any timing starts. */
+    static final class Inputs {
+        final byte[] base;
+        final byte[] modulus;
+        /** Which class each measurement belongs to (true: A), in random order. */
+        final boolean[] classA;
+        final byte[][] exponents;
+
+        Inputs(Random random, int n) {
+            BigInteger m = new BigInteger(BITS, random).setBit(BITS - 1).setBit(0);
+            modulus = m.toByteArray();
+            base = new BigInteger(BITS, random).mod(m).toByteArray();
+            BigInteger fixed = BigInteger.ZERO.setBit(BITS - 1);
+            while (fixed.bitCount() < 8)
+                fixed = fixed.setBit(random.nextInt(BITS - 1));
+            classA = new boolean[n];
+            exponents = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                classA[i] = random.nextBoolean();
+                // Class A gets a copy of its own too, so both classes touch a fresh array each time.
+                exponents[i] = (classA[i] ? fixed : new BigInteger(BITS, random).setBit(BITS - 1)).toByteArray();
+            }
+            System.out.println("class A exponent: " + BITS + " bits, Hamming weight " + fixed.bitCount()
+                    + "; class B: random " + BITS + "-bit exponents (top bit set)");
+        }
+    }
+
+    /** Times every call, checks a few results against BigInteger, returns the largest |t| over the crops. */
+    static double measure(String name, Power f, Inputs in) {
+        BigInteger b = new BigInteger(in.base);
+        BigInteger m = new BigInteger(in.modulus);
+        for (int i = 0; i < 4; i++) {
+            if (!new BigInteger(f.apply(in.base, in.exponents[i], in.modulus))
+                    .equals(b.modPow(new BigInteger(in.exponents[i]), m)))
+                throw new AssertionError(name + " gives a wrong result");
+        }
+        // Warm-up: compiled call path, caches and clock settled; not counted.
+        for (int i = 0; i < Math.min(2000, in.exponents.length); i++)
+            f.apply(in.base, in.exponents[i], in.modulus);
+
+        int n = in.exponents.length;
+        long[] times = new long[n];
+        long started = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            long t0 = System.nanoTime();
+            f.apply(in.base, in.exponents[i], in.modulus); // a JNI call: never optimised away
+            times[i] = System.nanoTime() - t0;
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+
+        long[] sorted = times.clone();
+        Arrays.sort(sorted);
+        double worst = 0;
+        StringBuilder line = new StringBuilder();
+        for (double crop : CROPS) {
+            long limit = sorted[Math.min(n - 1, (int) Math.ceil(crop / 100 * n) - 1)];
+            Welch w = new Welch();
+            for (int i = 0; i < n; i++) {
+                if (times[i] <= limit)
+                    w.add(in.classA[i], times[i]);
+            }
+            String label = crop == 100 ? " all:" : " " + crop + "%:";
+            if (crop == 100)
+                System.out.printf("%s: %.1f s, mean A %.1f us, mean B %.1f us (n A %d, B %d), median %.1f us%n",
+                        name, seconds, w.a.mean / 1e3, w.b.mean / 1e3, w.a.n, w.b.n, sorted[n / 2] / 1e3);
+            if (w.a.n < 100 || w.b.n < 100) {
+                // A crop that leaves one class almost empty says nothing (and would divide by zero).
+                line.append(label).append('-');
+                continue;
+            }
+            double t = Math.abs(w.t());
+            worst = Math.max(worst, t);
+            line.append(label).append(String.format("%.1f", t));
+        }
+        System.out.println(name + ": |t| by crop:" + line + "  -> max |t| = " + String.format("%.2f", worst));
+        return worst;
+    }
+
+    /** Running mean and variance (Welford), one per class. */
+    static final class Moments {
+        long n;
+        double mean;
+        double m2;
+
+        void add(double x) {
+            n++;
+            double delta = x - mean;
+            mean += delta / n;
+            m2 += delta * (x - mean);
+        }
+
+        double variance() {
+            return n > 1 ? m2 / (n - 1) : 0;
+        }
+    }
+
+    /** Welch's t for two samples of possibly different variances. */
+    static final class Welch {
+        final Moments a = new Moments();
+        final Moments b = new Moments();
+
+        void add(boolean classA, double x) {
+            (classA ? a : b).add(x);
+        }
+
+        double t() {
+            double se = Math.sqrt(a.variance() / a.n + b.variance() / b.n);
+            return se == 0 ? 0 : (a.mean - b.mean) / se;
+        }
+    }
+}
