@@ -6,6 +6,8 @@
 #   make test             C and Java tests; ends with "N passed, N failed"
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
+#   make check-native     C shim and C tests under ASan+UBSan, then valgrind; ends with "N passed, N failed"
+#   make fuzz             libFuzzer on conversion and arithmetic, FUZZ_SECONDS (60) per target
 #   make ct-check         timing-leak measurement of the constant-time paths (CT_ARGS="--measurements N")
 #   make install I2P=dir  copy lib/libjbigi.so into an I2P install directory
 #   make header           regenerate include/jbigi.h after changing the natives
@@ -63,7 +65,7 @@ C_SOURCES := src/jbigi.c src/convert.c src/arith.c src/version.c src/wipe.c src/
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 RESOURCE_NAME = libjbigi-linux-$(JBIGI_CPU)_64.so
 
-.PHONY: all jar test speedtest bench ct-check install header clean distclean check-header
+.PHONY: all jar test speedtest bench ct-check check-native fuzz install header clean distclean check-header
 .DELETE_ON_ERROR:
 
 all: lib/libjbigi.so build/jbigi.jar
@@ -127,6 +129,15 @@ bench: lib/libjbigi.so build/classes.stamp
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" CC="$(CC)" \
 	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
 	  sh test/bench/run-bench.sh $(BENCH_ARGS)
+
+check-native: $(GMP_DEPS)
+	CLANG=clang GMP_CFLAGS="$(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" JAVA_HOME="$(JAVA_HOME)" \
+	  sh test/check-native.sh
+
+FUZZ_SECONDS ?= 60
+fuzz: $(GMP_DEPS)
+	CLANG=clang GMP_CFLAGS="$(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	  sh test/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
 
 # A measurement, not a test: Welch's t over interleaved timings of two exponent classes.
 CT_ARGS ?=

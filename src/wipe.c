@@ -7,8 +7,9 @@
  * becomes allocate, copy, wipe, free.
  *
  * What this does not cover: temporaries GMP takes from the stack (alloca,
- * blocks under 64 KiB in a default build); the stack is reused by the next
- * call at once.
+ * blocks under 32,512 bytes in a default build), which the next call reuses
+ * at once; and blocks held by a call that ran out of memory (see
+ * jbigi_run_guarded).
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include "wipe.h"

@@ -22,8 +22,9 @@ void jbigi_install_wiping_allocator(void);
  * inside it, makes it return JBIGI_NO_MEMORY instead of ending the process:
  * GMP has no way to report a failed allocation, so the allocator jumps back
  * here.  Whatever GMP had allocated for the interrupted call is lost - a
- * leak after an out-of-memory condition, never a crash.  Per thread; calls
- * may nest.
+ * leak after an out-of-memory condition, never a crash - and, skipped by the
+ * jump, those blocks are neither freed nor wiped.  Per thread; calls may
+ * nest.
  */
 typedef enum jbigi_status (*jbigi_guarded_fn)(void *context);
 enum jbigi_status jbigi_run_guarded(jbigi_guarded_fn fn, void *context);

@@ -60,6 +60,16 @@ static inline uint64_t test_seed(const char *name)
     return seed;
 }
 
+/* How many of count random cases to run: JBIGI_TEST_SCALE percent of them
+ * (default 100), at least one.  check-native.sh lowers it under valgrind. */
+static inline long test_scale(long count)
+{
+    const char *env = getenv("JBIGI_TEST_SCALE");
+    long percent = env ? strtol(env, NULL, 10) : 100;
+    long n = percent > 0 ? count * percent / 100 : count;
+    return n > 0 ? n : 1;
+}
+
 static inline int finish(const char *name)
 {
     printf("# %s\n%lu passed, %lu failed\n", name, checks_passed, checks_failed);

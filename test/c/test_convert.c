@@ -145,8 +145,9 @@ int main(void)
     /* Random values from 1 to 10,000 bytes, random first bytes of both signs
      * (including 0x00/0xff runs that make the encoding non-minimal). */
     uint8_t *bytes = malloc(10000);
-    for (int i = 0; i < 3000; i++) {
-        size_t len = i < 2000 ? 1 + rng_next() % 64 : 1 + rng_next() % 10000;
+    const long cases = test_scale(3000), short_cases = test_scale(2000);
+    for (long i = 0; i < cases; i++) {
+        size_t len = i < short_cases ? 1 + rng_next() % 64 : 1 + rng_next() % 10000;
         rng_bytes(bytes, len);
         switch (rng_next() % 4) {
         case 0: bytes[0] = 0x00; break;

@@ -1,0 +1,78 @@
+#!/bin/sh
+# Builds the two libFuzzer targets (conversion, arithmetic) with
+# AddressSanitizer + UndefinedBehaviorSanitizer and runs each for SECONDS
+# (default 60).  Called by `make fuzz FUZZ_SECONDS=n`.  Prints each target's
+# number of executions and ends with one line "N passed, N failed": a target
+# that crashes, leaks, trips a sanitizer or a check counts as failed.
+#
+# Environment: CLANG (default clang), GMP_CFLAGS, GMP_LIBS (default -lgmp).
+#
+# New inputs go to build/fuzz/corpus-<target>/ (scratch, git-ignored); the
+# committed seeds in test/fuzz/corpus/<target>/ are only read, because
+# libFuzzer writes to the first corpus directory it is given and no other.
+# A failing input is saved as build/fuzz/artifacts/<target>-crash-*; replay
+# it with: build/fuzz/fuzz_<target> build/fuzz/artifacts/<target>-crash-...
+# shellcheck disable=SC2086 # flag lists kept in variables are meant to split
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+
+seconds=${1:-60}
+case "$seconds" in
+    ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;;
+esac
+CLANG=${CLANG:-clang}
+GMP_CFLAGS=${GMP_CFLAGS:-}
+GMP_LIBS=${GMP_LIBS:--lgmp}
+out=build/fuzz
+mkdir -p "$out/artifacts"
+passed=0
+failed=0
+
+flags="-std=c11 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer
+       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
+
+# Files in a directory (the corpora hold only plain files).
+count_files() {
+    find "$1" -type f | wc -l
+}
+
+for target in convert arith; do
+    bin="$out/fuzz_$target"
+    if ! $CLANG $flags $GMP_CFLAGS -Isrc -o "$bin" "test/fuzz/fuzz_$target.c" \
+        src/convert.c src/arith.c src/wipe.c $GMP_LIBS >"$out/$target.build.log" 2>&1; then
+        cat "$out/$target.build.log"
+        echo "!! fuzz_$target did not compile" >&2
+        failed=$((failed + 1))
+        continue
+    fi
+    mkdir -p "$out/corpus-$target"
+    # Longest input: values up to 4 KiB for convert; arith's format cannot
+    # use more than 3 + 3 * 255 bytes.
+    case $target in
+        convert) max_len=4096 ;;
+        *) max_len=768 ;;
+    esac
+    seeds_before=$(count_files "test/fuzz/corpus/$target")
+    # -timeout: one input running for seconds is a hang, and a failure.
+    "$bin" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
+        -print_final_stats=1 -artifact_prefix="$out/artifacts/$target-" \
+        "$out/corpus-$target" "test/fuzz/corpus/$target" >"$out/$target.log" 2>&1
+    rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$target.log" | tail -n 1)
+    corpus=$(count_files "$out/corpus-$target")
+    seeds_after=$(count_files "test/fuzz/corpus/$target")
+    if [ "$rc" -eq 0 ] && [ -n "$execs" ] && [ "$seeds_before" -eq "$seeds_after" ]; then
+        echo "fuzz_$target: ok, ${execs} executions in ${seconds} s, ${corpus} inputs in $out/corpus-$target"
+        passed=$((passed + 1))
+    else
+        # The report: libFuzzer's and the sanitizers' lines, not the progress.
+        grep -v -E '^#[0-9]+' "$out/$target.log" | tail -n 60
+        [ "$seeds_before" -eq "$seeds_after" ] ||
+            echo "!! fuzz_$target wrote into the committed corpus test/fuzz/corpus/$target" >&2
+        echo "!! fuzz_$target FAILED (exit $rc, ${execs:-?} executions); log: $out/$target.log" >&2
+        failed=$((failed + 1))
+    fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
