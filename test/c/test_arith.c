@@ -7,26 +7,8 @@
 
 #include "arith.h"
 #include "check.h"
+#include "reference.h"
 #include "version.h"
-
-/* base^exp mod m (m > 0, exp >= 0) by left-to-right binary powering. */
-static void reference_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
-{
-    mpz_t acc, b;
-    mpz_init_set_ui(acc, 1);
-    mpz_init(b);
-    mpz_mod(b, base, m);
-    for (size_t bit = mpz_sizeinbase(exp, 2); bit-- > 0;) {
-        mpz_mul(acc, acc, acc);
-        mpz_mod(acc, acc, m);
-        if (mpz_tstbit(exp, bit)) {
-            mpz_mul(acc, acc, b);
-            mpz_mod(acc, acc, m);
-        }
-    }
-    mpz_mod(r, acc, m);
-    mpz_clears(acc, b, NULL);
-}
 
 static void set(mpz_t v, const char *decimal)
 {

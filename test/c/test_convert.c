@@ -8,23 +8,7 @@
 
 #include "check.h"
 #include "convert.h"
-
-/* value = sum of bytes as base-256 digits, minus 256^len if the top bit is set. */
-static void reference_import(mpz_t value, const uint8_t *bytes, size_t len)
-{
-    mpz_set_ui(value, 0);
-    for (size_t i = 0; i < len; i++) {
-        mpz_mul_2exp(value, value, 8);
-        mpz_add_ui(value, value, bytes[i]);
-    }
-    if (bytes[0] & 0x80) {
-        mpz_t power;
-        mpz_init(power);
-        mpz_setbit(power, 8 * len);
-        mpz_sub(value, value, power);
-        mpz_clear(power);
-    }
-}
+#include "reference.h"
 
 /* The fewest bytes n with -2^(8n-1) <= value < 2^(8n-1). */
 static size_t reference_length(const mpz_t value)

@@ -24,6 +24,7 @@
 
 #include "arith.h"
 #include "convert.h"
+#include "reference.h"
 #include "wipe.h"
 
 /* Up to this many exponent bits the reference is square-and-multiply. */
@@ -49,7 +50,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* Two's complement through mpz_import, independent of convert.c. */
-static void reference_import(mpz_t v, const uint8_t *bytes, size_t len)
+static void import_with_mpz(mpz_t v, const uint8_t *bytes, size_t len)
 {
     mpz_import(v, len, 1, 1, 1, 0, bytes);
     if (bytes[0] & 0x80) {
@@ -61,27 +62,14 @@ static void reference_import(mpz_t v, const uint8_t *bytes, size_t len)
     }
 }
 
-/* base^exp mod m for m > 0, exp >= 0, result in [0, m). */
-static void reference_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
+/* base^exp mod m for m > 0, exp >= 0, result in [0, m): square-and-multiply
+ * for small exponents, mpz_powm on freshly imported values beyond. */
+static void reference_or_gmp_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
-    if (mpz_sizeinbase(exp, 2) > SMALL_EXP_BITS) {
+    if (mpz_sizeinbase(exp, 2) > SMALL_EXP_BITS)
         mpz_powm(r, base, exp, m);
-        return;
-    }
-    mpz_t acc, b;
-    mpz_init_set_ui(acc, 1);
-    mpz_init(b);
-    mpz_mod(b, base, m);
-    for (size_t bit = mpz_sizeinbase(exp, 2); bit-- > 0;) {
-        mpz_mul(acc, acc, acc);
-        mpz_mod(acc, acc, m);
-        if (mpz_tstbit(exp, bit)) {
-            mpz_mul(acc, acc, b);
-            mpz_mod(acc, acc, m);
-        }
-    }
-    mpz_mod(r, acc, m);
-    mpz_clears(acc, b, NULL);
+    else
+        reference_powm(r, base, exp, m);
 }
 
 static int coprime(const mpz_t a, const mpz_t m)
@@ -150,7 +138,7 @@ static enum jbigi_status reference_modpow(mpz_t want, const mpz_t b, const mpz_t
         return JBIGI_OK;
     }
     if (mpz_sgn(e) >= 0) {
-        reference_powm(want, b, e, m);
+        reference_or_gmp_powm(want, b, e, m);
         return JBIGI_OK;
     }
     /* b^e for e < 0 is the inverse of b^|e|, which exists iff gcd(b, m) = 1. */
@@ -159,7 +147,7 @@ static enum jbigi_status reference_modpow(mpz_t want, const mpz_t b, const mpz_t
     mpz_t abs_e;
     mpz_init(abs_e);
     mpz_abs(abs_e, e);
-    reference_powm(want, b, abs_e, m);
+    reference_or_gmp_powm(want, b, abs_e, m);
     mpz_clear(abs_e);
     return JBIGI_OK;
 }
@@ -251,14 +239,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     mpz_t rb, re, rm;
     mpz_inits(rb, re, rm, NULL);
-    reference_import(rb, bytes[BASE], len[BASE]);
-    reference_import(rm, bytes[MOD], len[MOD]);
+    import_with_mpz(rb, bytes[BASE], len[BASE]);
+    import_with_mpz(rm, bytes[MOD], len[MOD]);
 
     struct operand b, m;
     operand_read(&b, bytes[BASE], len[BASE]);
     operand_read(&m, bytes[MOD], len[MOD]);
     if (len[EXP] != 0) {
-        reference_import(re, bytes[EXP], len[EXP]);
+        import_with_mpz(re, bytes[EXP], len[EXP]);
         struct operand e;
         operand_read(&e, bytes[EXP], len[EXP]);
         check_modpow(b.value, e.value, m.value, rb, re, rm);

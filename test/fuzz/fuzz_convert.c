@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "reference.h"
 #include "wipe.h"
 
 #define REQUIRE(cond, what)                                                  \
@@ -35,23 +36,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     jbigi_install_wiping_allocator();
     return 0;
-}
-
-/* value = the bytes as base-256 digits, minus 256^len if the top bit is set. */
-static void reference_import(mpz_t value, const uint8_t *bytes, size_t len)
-{
-    mpz_set_ui(value, 0);
-    for (size_t i = 0; i < len; i++) {
-        mpz_mul_2exp(value, value, 8);
-        mpz_add_ui(value, value, bytes[i]);
-    }
-    if (bytes[0] & 0x80) {
-        mpz_t power;
-        mpz_init(power);
-        mpz_setbit(power, 8 * len);
-        mpz_sub(value, value, power);
-        mpz_clear(power);
-    }
 }
 
 /*

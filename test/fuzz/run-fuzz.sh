@@ -38,7 +38,7 @@ count_files() {
 
 for target in convert arith; do
     bin="$out/fuzz_$target"
-    if ! $CLANG $flags $GMP_CFLAGS -Isrc -o "$bin" "test/fuzz/fuzz_$target.c" \
+    if ! $CLANG $flags $GMP_CFLAGS -Isrc -Itest/c -o "$bin" "test/fuzz/fuzz_$target.c" \
         src/convert.c src/arith.c src/wipe.c $GMP_LIBS >"$out/$target.build.log" 2>&1; then
         cat "$out/$target.build.log"
         echo "!! fuzz_$target did not compile" >&2
