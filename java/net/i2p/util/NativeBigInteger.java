@@ -2,6 +2,7 @@ package net.i2p.util;
 
 import java.math.BigInteger;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link BigInteger} whose {@code modPow}, {@code modInverse} and
@@ -256,7 +257,7 @@ public class NativeBigInteger extends BigInteger {
     /** The uses of one value as a base with one modulus. */
     private static final class BaseUse {
         final BigInteger modulus;
-        final java.util.concurrent.atomic.AtomicInteger uses = new java.util.concurrent.atomic.AtomicInteger(1);
+        final AtomicInteger uses = new AtomicInteger(1);
         volatile FixedBase fixed;
 
         BaseUse(BigInteger modulus) {
