@@ -49,7 +49,8 @@ ifeq ($(GMP),system)
 else ifneq ($(filter static fat,$(GMP)),)
   # build.sh builds GMP once under build/ and points this link at it.
   GMP_PREFIX := build/gmp-$(GMP)
-  GMP_CFLAGS := -I$(GMP_PREFIX)/include
+  # JBIGI_PRIVATE_GMP: GMP is the library's own, so its memory functions may be replaced (wipe.h).
+  GMP_CFLAGS := -I$(GMP_PREFIX)/include -DJBIGI_PRIVATE_GMP
   # --exclude-libs keeps GMP's symbols out of the dynamic symbol table.
   GMP_LIBS := $(GMP_PREFIX)/lib/libgmp.a -Wl,--exclude-libs,ALL
   GMP_DEPS := $(GMP_PREFIX)/lib/libgmp.a
@@ -61,7 +62,8 @@ else
 endif
 
 JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
-C_SOURCES := src/jbigi.c src/convert.c src/arith.c src/version.c src/wipe.c src/fixedbase.c
+C_SOURCES := src/jbigi.c src/fixedbase_jni.c src/jni_util.c src/convert.c src/arith.c src/version.c \
+  src/wipe.c src/scratch.c src/fixedbase.c
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 RESOURCE_NAME = libjbigi-linux-$(JBIGI_CPU)_64.so
 
@@ -77,14 +79,17 @@ build/classes.stamp: $(JAVA_SOURCES)
 	$(JAVAC) --release 8 -Xlint:all,-options -Werror -d build/classes -h build/generated-include $(JAVA_SOURCES)
 	@touch $@
 
-build/generated-include/net_i2p_util_NativeBigInteger.h: build/classes.stamp
+# include/jbigi.h is javac's headers of the two classes with natives, one after the other.
+build/generated-include/jbigi.h: build/classes.stamp
+	cat build/generated-include/net_i2p_util_NativeBigInteger.h \
+	  build/generated-include/net_i2p_util_FixedBase.h > $@
 
-check-header: build/generated-include/net_i2p_util_NativeBigInteger.h
+check-header: build/generated-include/jbigi.h
 	@cmp -s $< include/jbigi.h || { \
-	  echo "include/jbigi.h is stale: the natives in NativeBigInteger.java changed. Run 'make header' and commit include/jbigi.h." >&2; \
+	  echo "include/jbigi.h is stale: the natives in NativeBigInteger.java or FixedBase.java changed. Run 'make header' and commit include/jbigi.h." >&2; \
 	  exit 1; }
 
-header: build/generated-include/net_i2p_util_NativeBigInteger.h
+header: build/generated-include/jbigi.h
 	cp $< include/jbigi.h
 
 # ---- the native library ----

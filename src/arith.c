@@ -8,11 +8,14 @@
  *                       (BigInteger.modInverse(1) is 0).
  *   exp < 0             invert the base first: mpz_powm raises SIGFPE-style
  *                       division by zero when the inverse does not exist.
- *   CT: m even, exp<=0  mpz_powm_sec requires odd m and exp > 0.
+ *   CT: m even, exp<=0  refused, as I2P's library does (Montgomery form
+ *                       needs an odd m; exp > 0 is I2P's contract).
  *
  * GMP's mpz functions keep no global state, so these are reentrant.
  */
 #include "arith.h"
+
+#include "scratch.h"
 
 const char *jbigi_status_message(enum jbigi_status status)
 {
@@ -55,6 +58,19 @@ enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const
     return JBIGI_OK;
 }
 
+/*
+ * The constant-time power.  mpz_powm_sec would take its time from the
+ * exponent's limb count, which is how long the secret is; mpn_sec_powm is
+ * given the exponent zero-padded to the modulus' full width instead, so
+ * time and memory accesses depend on the sizes of the base and the modulus
+ * only.  An exponent wider than the modulus is taken at its own width (its
+ * width is then all that shows).
+ *
+ * The base is public: a negative one, or one wider than the modulus, is
+ * reduced first with mpz_mod, in time that depends on its value.
+ * (mpz_powm_sec is no help there: for a negative base it branches on the
+ * exponent's low bit to choose the sign of the result.)
+ */
 enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
     if (mpz_sgn(m) <= 0)
@@ -67,16 +83,38 @@ enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, co
         mpz_set_ui(r, 0);
         return JBIGI_OK;
     }
-    /* mpz_powm_sec reduces a base >= m itself, but its handling of a negative
-     * base is not documented; reduce that one into [0, m) first.  The branch
-     * reveals only the base's sign. */
-    if (mpz_sgn(base) < 0) {
-        mpz_mod(r, base, m);
-        mpz_powm_sec(r, r, exp, m);
-    } else {
-        mpz_powm_sec(r, base, exp, m);
+    const mp_size_t n = (mp_size_t)mpz_size(m);
+    const mp_size_t exp_size = (mp_size_t)mpz_size(exp);
+    const mp_size_t en = exp_size > n ? exp_size : n;
+
+    mpz_t reduced;
+    mpz_init(reduced);
+    mpz_srcptr b = base;
+    if (mpz_sgn(base) < 0 || mpz_size(base) > (size_t)n) {
+        mpz_mod(reduced, base, m);
+        b = reduced;
     }
-    return JBIGI_OK;
+    /* mpn_sec_powm wants at least one base limb; a zero base is one zero limb. */
+    const mp_limb_t zero = 0;
+    const mp_size_t bn = mpz_size(b) > 0 ? (mp_size_t)mpz_size(b) : 1;
+    const mp_limb_t *bp = mpz_size(b) > 0 ? mpz_limbs_read(b) : &zero;
+
+    enum jbigi_status status = JBIGI_NO_MEMORY;
+    const mp_bitcnt_t enb = (mp_bitcnt_t)en * GMP_NUMB_BITS;
+    const size_t scratch_limbs = (size_t)mpn_sec_powm_itch(bn, enb, n) + (size_t)en;
+    mp_limb_t *scratch = jbigi_scratch_alloc(scratch_limbs);
+    if (scratch != NULL) {
+        mp_limb_t *e = scratch;
+        mpn_copyi(e, mpz_limbs_read(exp), exp_size);
+        mpn_zero(e + exp_size, en - exp_size);
+        mp_limb_t *rp = mpz_limbs_write(r, n);
+        mpn_sec_powm(rp, bp, bn, e, enb, mpz_limbs_read(m), n, scratch + en);
+        mpz_limbs_finish(r, n);
+        jbigi_scratch_free(scratch, scratch_limbs);
+        status = JBIGI_OK;
+    }
+    mpz_clear(reduced);
+    return status;
 }
 
 enum jbigi_status jbigi_modinverse(mpz_t r, const mpz_t base, const mpz_t m)

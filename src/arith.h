@@ -33,9 +33,11 @@ const char *jbigi_status_message(enum jbigi_status status);
 enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
 
 /*
- * r = base^exp mod m through mpz_powm_sec: time and memory access pattern
- * depend only on the sizes of the operands.  I2P's contract: m > 0 odd and
- * exp > 0, anything else is refused.  Any base.
+ * r = base^exp mod m through mpn_sec_powm with the exponent taken over the
+ * modulus' full width: time and memory accesses depend only on the sizes
+ * of the base and the modulus (and on the exponent's only where it is wider
+ * than the modulus).  The base is treated as public.  I2P's contract: m > 0
+ * odd and exp > 0, anything else is refused.  Any base.
  */
 enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
 

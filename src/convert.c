@@ -59,6 +59,9 @@ unsigned char *jbigi_bytes_slot(mp_limb_t *limbs, size_t len)
 
 mp_size_t jbigi_bytes_to_limbs(mp_limb_t *limbs, size_t len)
 {
+    /* No bytes: no limbs to read, and n - 1 below would wrap around. */
+    if (len == 0)
+        return 0;
     const size_t n = jbigi_limbs_for_bytes(len);
     unsigned char *buf = (unsigned char *)limbs;
     const size_t pad = n * LIMB_BYTES - len;

@@ -36,8 +36,9 @@
  * TODO: a REDC built on addmul_2 (GMP's internal mpn_redc_2) would be faster
  * than the public mpn_addmul_1 loop used here.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include "fixedbase.h"
+
+#include "scratch.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -147,7 +148,7 @@ static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_t
         sec_limbs = (size_t)(mul > sqr ? mul : sqr);
     }
     size_t total = 3 * (size_t)k->n + sec_limbs + extra_limbs;
-    mp_limb_t *scratch = calloc(total, sizeof(mp_limb_t));
+    mp_limb_t *scratch = jbigi_scratch_alloc(total);
     if (scratch == NULL)
         return NULL;
     c->n = k->n;
@@ -159,13 +160,6 @@ static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_t
     c->constant_time = constant_time;
     *total_limbs = total;
     return scratch;
-}
-
-/* Intermediate powers of a secret exponent must not outlive the call. */
-static void scratch_free(mp_limb_t *scratch, size_t limbs)
-{
-    explicit_bzero(scratch, limbs * sizeof(mp_limb_t));
-    free(scratch);
 }
 
 /* x mod m in Montgomery form (x * R mod m), as exactly n limbs. */
@@ -183,6 +177,13 @@ static void to_montgomery(mp_limb_t *out, const mpz_t x, const mpz_t m, mp_size_
     mpz_clear(t);
 }
 
+/* b for exponents as wide as an n-limb modulus: the largest a table has. */
+static size_t max_block_bits(size_t n, unsigned rows, unsigned blocks)
+{
+    size_t row_bits = (n * GMP_NUMB_BITS + rows - 1) / rows;
+    return (row_bits + blocks - 1) / blocks;
+}
+
 /* Reads and checks a table's header and length. */
 static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
 {
@@ -194,9 +195,10 @@ static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
         return 0;
     if (n < 1 || n > table_limbs || jbigi_fb_table_limbs((size_t)n, (unsigned)rows, (unsigned)blocks) != table_limbs)
         return 0;
-    /* The reach (block_bits * blocks * rows) is bounded, so a forged width
-     * can neither overflow nor make the loops run for ever. */
-    if (block_bits < 1 || block_bits > JBIGI_FB_MAX_EXPONENT_BITS / (blocks * rows) + 1)
+    /* The reach (block_bits * blocks * rows) is at most the modulus' width,
+     * as jbigi_fb_build makes it: a forged width can neither overflow nor
+     * make an exponentiation loop longer than one of its own size. */
+    if (block_bits < 1 || block_bits > max_block_bits((size_t)n, (unsigned)rows, (unsigned)blocks))
         return 0;
     const mp_limb_t *modulus = table + HDR_SIZE;
     if ((modulus[0] & 1) == 0 || modulus[n - 1] == 0 || table[HDR_MINV] != negated_inverse(modulus[0]))
@@ -231,7 +233,7 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
     if (mpz_cmp_ui(m, 1) <= 0 || mpz_even_p(m))
         return JBIGI_MODULUS_TOO_SMALL;
     const mp_size_t n = (mp_size_t)mpz_size(m);
-    if (max_exponent_bits < 1 || max_exponent_bits > JBIGI_FB_MAX_EXPONENT_BITS ||
+    if (max_exponent_bits < 1 || max_exponent_bits > (size_t)n * GMP_NUMB_BITS ||
         table_limbs != jbigi_fb_table_limbs((size_t)n, rows, blocks))
         return JBIGI_BAD_TABLE;
 
@@ -289,7 +291,7 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
             mont_mul(&c, block + j * (size_t)n, block + (j - top) * (size_t)n, block + top * (size_t)n);
         }
     }
-    scratch_free(scratch, scratch_limbs);
+    jbigi_scratch_free(scratch, scratch_limbs);
     return JBIGI_OK;
 }
 
@@ -370,6 +372,6 @@ enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_li
     mp_limb_t *out = mpz_limbs_write(r, k.n);
     mont_leave(&c, out, acc);
     mpz_limbs_finish(r, k.n);
-    scratch_free(scratch, scratch_limbs);
+    jbigi_scratch_free(scratch, scratch_limbs);
     return JBIGI_OK;
 }

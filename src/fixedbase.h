@@ -7,9 +7,9 @@
  * per exponent bit.  With the table, an exponent of E bits costs
  * E / (rows * blocks) squarings and E / rows multiplications.
  *
- * The table is one flat array of limbs (a Java long[] in practice), so it
- * needs no native memory of its own: a header, the modulus, then
- * blocks x 2^rows entries of n limbs in Montgomery form.  No JNI here.
+ * The table is one flat array of limbs (a direct ByteBuffer of FixedBase's
+ * in practice): a header, the modulus, then blocks x 2^rows entries of n
+ * limbs in Montgomery form.  No JNI here.
  */
 #ifndef JBIGI_FIXEDBASE_H
 #define JBIGI_FIXEDBASE_H
@@ -22,8 +22,6 @@
 /* Limits on the comb's shape: tables stay small and shifts stay defined. */
 #define JBIGI_FB_MAX_ROWS 10
 #define JBIGI_FB_MAX_BLOCKS 64
-/* Exponents longer than jbigi takes at all (16 MiB) need no table. */
-#define JBIGI_FB_MAX_EXPONENT_BITS ((size_t)1 << 27)
 
 /*
  * Limbs needed for the table of an n-limb modulus, or 0 if the shape is out
@@ -33,8 +31,9 @@ size_t jbigi_fb_table_limbs(size_t modulus_limbs, unsigned rows, unsigned blocks
 
 /*
  * Fills table (table_limbs limbs, as jbigi_fb_table_limbs says) for base mod
- * m, for exponents of up to max_exponent_bits bits.  m must be odd and > 1.
- * Any base; it is reduced mod m.
+ * m, for exponents of up to max_exponent_bits bits, at most m's width in
+ * limbs.  m must be odd and > 1.  Any base; it is reduced mod m.  The build
+ * runs in variable time over the base: tables are for public bases.
  */
 enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
                                  unsigned rows, unsigned blocks, size_t max_exponent_bits);

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if JBIGI_GMP_MEMORY_GUARDED
+
 /* Where this thread's innermost jbigi_run_guarded waits, or NULL. */
 static _Thread_local jmp_buf *escape;
 
@@ -75,3 +77,16 @@ void jbigi_install_wiping_allocator(void)
 {
     mp_set_memory_functions(wiping_alloc, wiping_realloc, wiping_free);
 }
+
+#else /* a shared libgmp: its memory functions are not ours to change */
+
+enum jbigi_status jbigi_run_guarded(jbigi_guarded_fn fn, void *context)
+{
+    return fn(context);
+}
+
+void jbigi_install_wiping_allocator(void)
+{
+}
+
+#endif

@@ -27,7 +27,7 @@ tally() {
 }
 
 # ---- C tests: the layers below JNI, linked like the library ----
-C_SOURCES="src/convert.c src/arith.c src/version.c src/fixedbase.c src/wipe.c"
+C_SOURCES="src/convert.c src/arith.c src/version.c src/fixedbase.c src/wipe.c src/scratch.c"
 # Tests that watch the allocator intercept malloc (and free) at link time.
 link_flags() {
     case "$1" in

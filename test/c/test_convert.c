@@ -82,9 +82,20 @@ static void check_long(long v)
     mpz_clear(value);
 }
 
+/* No bytes: zero limbs and size 0, and nothing outside the buffer is
+ * touched (the limb after it keeps its guard value). */
+static void check_empty(void)
+{
+    mp_limb_t limbs[2] = {0x1111, 0x2222};
+    CHECK(jbigi_limbs_for_bytes(0) == 0, "zero bytes need %zu limbs", jbigi_limbs_for_bytes(0));
+    CHECK(jbigi_bytes_to_limbs(limbs, 0) == 0, "zero bytes do not convert to size 0");
+    CHECK(limbs[0] == 0x1111 && limbs[1] == 0x2222, "converting zero bytes wrote to the buffer");
+}
+
 int main(void)
 {
     test_seed("test_convert");
+    check_empty();
 
     static const long small[] = {0, 1, -1, 2, -2, 127, 128, -128, -129, 255, 256, -255, -256, -257,
                                  32767, 32768, -32768, -32769, 65535, 65536, -65536,

@@ -16,6 +16,7 @@
  * under the wiping allocator, where nothing it frees may be non-zero.
  */
 #include <gmp.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -288,6 +289,12 @@ static int detected_dirty(size_t at)
 
 int main(void)
 {
+    if (!JBIGI_GMP_MEMORY_GUARDED) {
+        /* A shared libgmp's memory functions are left alone (wipe.h). */
+        printf("# test_wipe: skipped: the wiping GMP allocator is only built with GMP linked in (JBIGI_PRIVATE_GMP)\n");
+        printf("0 passed, 0 failed, 1 skipped\n");
+        return 0;
+    }
     printf("# test_wipe: GMP %s\n", gmp_version);
 
     /* The detector itself: a zero block passes, one non-zero byte at either

@@ -1,30 +1,33 @@
 package net.i2p.util;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Random;
 
 /**
- * Does the running time of nativeModPowCT depend on the exponent's bits?
+ * Does the running time of nativeModPowCT depend on the exponent's bits or length?
  * A dudect-style test (Reparaz, Balasch, Verbauwhede, "Dude, is my code
  * constant time?", 2017): time many calls with exponents from two classes,
  * in random order, and ask with Welch's t-test whether the two timing
  * distributions differ.
  *
- * Class A: one fixed 2048-bit exponent of low Hamming weight.  Class B: a
- * fresh random 2048-bit exponent per call.  Both have the top bit set, so
- * only the bits differ, never the length (mpz_powm_sec may depend on sizes).
- * Same odd 2048-bit modulus and base for all.  Then the same on
- * nativeModPow, whose sliding-window exponentiation does fewer
- * multiplications for a sparse exponent: it should show a large |t|, which
- * shows that the measurement can see a leak at all.
+ * Two experiments, the same odd 2048-bit modulus and base for all.  Bits:
+ * class A one fixed 2048-bit exponent of low Hamming weight, class B a fresh
+ * random 2048-bit exponent per call, both with the top bit set, so only the
+ * bits differ.  Length: class A random 2048-bit exponents, class B random
+ * 1800-bit ones, so the length differs (the constant-time paths process the
+ * exponent over the modulus' full width and must not show it).  Then the
+ * same on nativeModPow, whose sliding-window exponentiation does fewer
+ * multiplications for a sparse or short exponent: it should show a large
+ * |t| in both, which shows that the measurement can see a leak at all.
  *
  * |t| above 10 is taken as a leak (dudect's threshold; with 100,000
  * samples a real difference drives t far beyond it).  The largest |t| over
  * several crops is reported: cropping the slow tail removes interrupts and
  * GC pauses, which would otherwise drown a small difference.
  *
- * The fixed-base table's constant-time path (nativeFixedBaseModPow with
+ * The fixed-base table's constant-time path (FixedBase.nativeModPow with
  * constantTime, which the public modPowCT uses once a base repeats) is
  * measured the same way, against its variable-time path, unless
  * --no-fixed-base.
@@ -70,23 +73,39 @@ public final class CtCheck {
                 + "; " + measurements + " measurements per function, seed " + seed);
 
         Random random = new Random(seed);
-        Inputs inputs = new Inputs(random, measurements);
-        double ct = measure("nativeModPowCT", NativeBigInteger::nativeModPowCT, inputs);
-        double vt = measure("nativeModPow  ", NativeBigInteger::nativeModPow, inputs);
-        System.out.printf("|t| nativeModPowCT = %.2f, nativeModPow = %.2f (threshold %.0f)%n", ct, vt, THRESHOLD);
+        // Two experiments over one modulus and base: the exponent's bits
+        // (fixed sparse against random, equal lengths), and its length
+        // (full width against SHORT_BITS, both random).
+        BigInteger m = new BigInteger(BITS, random).setBit(BITS - 1).setBit(0);
+        BigInteger g = new BigInteger(BITS, random).mod(m);
+        Inputs bits = new Inputs(random, measurements, false, m, g);
+        Inputs length = new Inputs(random, measurements, true, m, g);
+        double ct = 0;
+        double vt = Double.MAX_VALUE;
+        for (Inputs inputs : new Inputs[] {bits, length}) {
+            double c = measure("nativeModPowCT " + inputs.name, NativeBigInteger::nativeModPowCT, inputs);
+            double v = measure("nativeModPow   " + inputs.name, NativeBigInteger::nativeModPow, inputs);
+            System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPow = %.2f (threshold %.0f)%n", inputs.name, c,
+                    v, THRESHOLD);
+            ct = Math.max(ct, c);
+            vt = Math.min(vt, v);
+        }
 
         // The public modPowCT switches to a fixed-base table once a base
         // repeats, so the table's constant-time path is measured too, with
         // its variable-time path as its own contrast.
         double fixedCt = 0;
         if (fixedBase && NativeBigInteger.hasFixedBase()) {
-            long[] ctTable = NativeBigInteger.nativeFixedBaseTable(inputs.base, inputs.modulus,
-                    FixedBase.constantTimeRows(BITS), 2, BITS);
-            long[] vtTable = NativeBigInteger.nativeFixedBaseTable(inputs.base, inputs.modulus,
-                    FixedBase.variableTimeRows(BITS), 2, BITS);
-            fixedCt = measure("fixed-base CT ", (b, e, m) -> NativeBigInteger.nativeFixedBaseModPow(ctTable, e, true), inputs);
-            double fixedVt = measure("fixed-base VT ", (b, e, m) -> NativeBigInteger.nativeFixedBaseModPow(vtTable, e, false), inputs);
-            System.out.printf("|t| nativeFixedBaseModPow constant-time = %.2f, variable-time = %.2f%n", fixedCt, fixedVt);
+            ByteBuffer ctTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS), 2, BITS);
+            ByteBuffer vtTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS), 2, BITS);
+            for (Inputs inputs : new Inputs[] {bits, length}) {
+                double c = measure("fixed-base CT " + inputs.name, (b, e, m) -> FixedBase.nativeModPow(ctTable, e, true),
+                        inputs);
+                double v = measure("fixed-base VT " + inputs.name, (b, e, m) -> FixedBase.nativeModPow(vtTable, e, false),
+                        inputs);
+                System.out.printf("|t| %s: fixed-base constant-time = %.2f, variable-time = %.2f%n", inputs.name, c, v);
+                fixedCt = Math.max(fixedCt, c);
+            }
         } else {
             System.out.println("fixed-base paths not measured (" + (fixedBase ? "not in this library" : "--no-fixed-base") + ")");
         }
@@ -107,18 +126,27 @@ public final class CtCheck {
         System.exit(status);
     }
 
+    /** Exponent bits of the short class in the length experiment. */
+    static final int SHORT_BITS = 1800;
+
     /** Everything a measurement needs, made before any timing starts. */
     static final class Inputs {
+        final String name;
         final byte[] base;
         final byte[] modulus;
         /** Which class each measurement belongs to (true: A), in random order. */
         final boolean[] classA;
         final byte[][] exponents;
 
-        Inputs(Random random, int n) {
-            BigInteger m = new BigInteger(BITS, random).setBit(BITS - 1).setBit(0);
+        /**
+         * byLength false: class A one fixed sparse BITS-bit exponent, class B
+         * random BITS-bit ones.  byLength true: class A random BITS-bit
+         * exponents, class B random SHORT_BITS-bit ones (top bits set).
+         */
+        Inputs(Random random, int n, boolean byLength, BigInteger m, BigInteger g) {
+            name = byLength ? "[length]" : "[bits]  ";
             modulus = m.toByteArray();
-            base = new BigInteger(BITS, random).mod(m).toByteArray();
+            base = g.toByteArray();
             BigInteger fixed = BigInteger.ZERO.setBit(BITS - 1);
             while (fixed.bitCount() < 8)
                 fixed = fixed.setBit(random.nextInt(BITS - 1));
@@ -126,11 +154,21 @@ public final class CtCheck {
             exponents = new byte[n][];
             for (int i = 0; i < n; i++) {
                 classA[i] = random.nextBoolean();
-                // Class A gets a copy of its own too, so both classes touch a fresh array each time.
-                exponents[i] = (classA[i] ? fixed : new BigInteger(BITS, random).setBit(BITS - 1)).toByteArray();
+                BigInteger e;
+                if (byLength)
+                    e = classA[i] ? new BigInteger(BITS, random).setBit(BITS - 1)
+                            : new BigInteger(SHORT_BITS, random).setBit(SHORT_BITS - 1);
+                else
+                    // Class A gets a copy of its own too, so both classes touch a fresh array each time.
+                    e = classA[i] ? fixed : new BigInteger(BITS, random).setBit(BITS - 1);
+                exponents[i] = e.toByteArray();
             }
-            System.out.println("class A exponent: " + BITS + " bits, Hamming weight " + fixed.bitCount()
-                    + "; class B: random " + BITS + "-bit exponents (top bit set)");
+            if (byLength)
+                System.out.println("length experiment: class A random " + BITS + "-bit exponents, class B random "
+                        + SHORT_BITS + "-bit ones, one modulus");
+            else
+                System.out.println("bits experiment: class A one " + BITS + "-bit exponent of Hamming weight "
+                        + fixed.bitCount() + ", class B random " + BITS + "-bit exponents (top bit set)");
         }
     }
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds the two libFuzzer targets (conversion, arithmetic) with
+# Builds the libFuzzer targets (conversion, arithmetic, fixed-base table
+# validation) with
 # AddressSanitizer + UndefinedBehaviorSanitizer and runs each for SECONDS
 # (default 60).  Called by `make fuzz FUZZ_SECONDS=n`.  Prints each target's
 # number of executions and ends with one line "N passed, N failed": a target
@@ -36,10 +37,10 @@ count_files() {
     find "$1" -type f | wc -l
 }
 
-for target in convert arith; do
+for target in convert arith fixedbase; do
     bin="$out/fuzz_$target"
     if ! $CLANG $flags $GMP_CFLAGS -Isrc -Itest/c -o "$bin" "test/fuzz/fuzz_$target.c" \
-        src/convert.c src/arith.c src/wipe.c $GMP_LIBS >"$out/$target.build.log" 2>&1; then
+        src/convert.c src/arith.c src/wipe.c src/scratch.c src/fixedbase.c $GMP_LIBS >"$out/$target.build.log" 2>&1; then
         cat "$out/$target.build.log"
         echo "!! fuzz_$target did not compile" >&2
         failed=$((failed + 1))
@@ -47,9 +48,10 @@ for target in convert arith; do
     fi
     mkdir -p "$out/corpus-$target"
     # Longest input: values up to 4 KiB for convert; arith's format cannot
-    # use more than 3 + 3 * 255 bytes.
+    # use more than 3 + 3 * 255 bytes, fixedbase's more than 6 + 7 * 9 + 1 + 176.
     case $target in
         convert) max_len=4096 ;;
+        fixedbase) max_len=256 ;;
         *) max_len=768 ;;
     esac
     seeds_before=$(count_files "test/fuzz/corpus/$target")

@@ -1,6 +1,8 @@
 package net.i2p.util;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Powers of one base modulo one modulus, fast: {@code g^e mod m} for a fixed
@@ -8,17 +10,24 @@ import java.math.BigInteger;
  *
  * <p>A table of powers of the base is prepared once (a Lim-Lee comb in
  * Montgomery form, computed by jbigi); each exponentiation then needs about
- * one squaring per 16 exponent bits instead of one per bit.  The table is a
- * {@code long[]} in the Java heap: nothing native to free, nothing to leak.
- * For a 2048-bit modulus the table of {@link #modPow} takes 128 KiB and
- * is built by {@link NativeBigInteger#fixedBase}; the one of
- * {@link #modPowCT} takes 32 KiB and is built on its first use.  Both cover
- * exponents up to the modulus' bit length.
+ * one squaring per 16 exponent bits instead of one per bit.  The tables live
+ * outside the Java heap, in direct buffers that the JVM frees once this
+ * object is unreachable, and native code reads them in place without
+ * stopping the garbage collector.  For a 2048-bit modulus the table of
+ * {@link #modPow} takes 128 KiB and is built by
+ * {@link NativeBigInteger#fixedBase}; the one of {@link #modPowCT} takes
+ * 32 KiB and is built on its first use.  Both cover exponents up to the
+ * modulus' bit length.  The tables of a FixedBase made by
+ * {@code NativeBigInteger.fixedBase} are held for as long as it is; those
+ * that {@code NativeBigInteger.modPow} makes by itself for a repeated base
+ * are bounded (see {@link NativeBigInteger}).
  *
  * <p>Results are always exactly {@code base.modPow(exponent, modulus)}.
  * Where the table cannot serve - no native library, an even modulus or
  * modulus 1, a negative exponent, an exponent longer than the modulus - the
- * call goes to {@link NativeBigInteger#modPow(BigInteger, BigInteger, BigInteger)}.
+ * call is computed as {@link NativeBigInteger#modPow(BigInteger, BigInteger, BigInteger)}
+ * computes it.  The base is treated as public: the table is built in time
+ * that depends on it.
  *
  * <p>Immutable once built and safe for any number of threads.
  * Get one from {@link NativeBigInteger#fixedBase(BigInteger, BigInteger)}.
@@ -36,11 +45,41 @@ public final class FixedBase {
     private final int reachBits;
     /** False where tables cannot serve: every call falls back. */
     private final boolean usable;
+    /** Where a transparent table's bytes are accounted; null for an explicit FixedBase. */
+    private final TransparentTables.Use account;
     /** The tables, each built on its first use (or by {@link #prepare}). */
-    private volatile long[] variableTimeTable;
-    private volatile long[] constantTimeTable;
+    private volatile ByteBuffer variableTimeTable;
+    private volatile ByteBuffer constantTimeTable;
+
+    /** Bytes of the table for a modulus of modulusBits bits and comb shape rows x blocks; 0 if out of range. */
+    static native long nativeTableBytes(int modulusBits, int rows, int blocks);
+
+    /**
+     * Fills table, a direct buffer of nativeTableBytes bytes, with the comb of
+     * base mod modulus for exponents of up to maxExponentBits bits (at most the
+     * modulus' bit length).
+     *
+     * @throws ArithmeticException if modulus is even or <= 1
+     * @throws IllegalArgumentException if the shape, the reach or the buffer does not fit
+     */
+    static native void nativeBuildTable(ByteBuffer table, byte[] base, byte[] modulus, int rows, int blocks,
+                                        int maxExponentBits);
+
+    /**
+     * base^exponent mod modulus from a table filled by nativeBuildTable, in
+     * constant time if asked (then time and memory accesses depend only on
+     * the table's shape).
+     *
+     * @throws ArithmeticException if exponent < 0 or longer than the table covers
+     * @throws IllegalArgumentException if table does not hold such a table
+     */
+    static native byte[] nativeModPow(ByteBuffer table, byte[] exponent, boolean constantTime);
 
     FixedBase(BigInteger base, BigInteger modulus) {
+        this(base, modulus, null);
+    }
+
+    FixedBase(BigInteger base, BigInteger modulus, TransparentTables.Use account) {
         if (base == null)
             throw new NullPointerException("base is null");
         if (modulus == null)
@@ -50,8 +89,43 @@ public final class FixedBase {
         this.base = base;
         this.modulus = modulus;
         this.reachBits = modulus.bitLength();
-        this.usable = NativeBigInteger.hasFixedBase() && modulus.testBit(0) && modulus.bitLength() > 1
-                && modulus.bitLength() <= MAX_TABLE_MODULUS_BITS;
+        this.usable = tablesPossible(modulus);
+        this.account = account;
+    }
+
+    /**
+     * Whether tables can be made for modulus at all: the library has them,
+     * and the modulus is odd, above 1 and not too large.  Part of the one
+     * rule, {@link #tableServes}.
+     */
+    private static boolean tablesPossible(BigInteger modulus) {
+        return NativeBigInteger.hasFixedBase() && modulus.signum() > 0 && modulus.testBit(0)
+                && modulus.bitLength() > 1 && modulus.bitLength() <= MAX_TABLE_MODULUS_BITS;
+    }
+
+    /**
+     * The one rule for when a table of some base mod modulus computes
+     * base^exponent: the explicit API and the transparent tables both ask
+     * here, so they cannot disagree.  The constant-time variant also needs
+     * exponent > 0, as modPowCT does.
+     */
+    static boolean tableServes(BigInteger modulus, BigInteger exponent, boolean constantTime) {
+        return tablesPossible(modulus) && exponent.signum() >= (constantTime ? 1 : 0)
+                && exponent.bitLength() <= modulus.bitLength();
+    }
+
+    /** Whether the loaded library has working fixed-base natives (I2P's has none). */
+    static boolean nativesWork() {
+        try {
+            ByteBuffer table = ByteBuffer.allocateDirect((int) nativeTableBytes(3, 1, 1));
+            nativeBuildTable(table, new byte[] {2}, new byte[] {7}, 1, 1, 3);
+            byte[] r = nativeModPow(table, new byte[] {5}, false);
+            return r.length == 1 && r[0] == 4; // 2^5 mod 7
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Builds the variable-time table now rather than on the first modPow. */
@@ -62,28 +136,54 @@ public final class FixedBase {
     }
 
     /** The table of one variant, built by the first thread that needs it. */
-    private long[] table(boolean constantTime) {
-        long[] t = constantTime ? constantTimeTable : variableTimeTable;
+    private ByteBuffer table(boolean constantTime) {
+        ByteBuffer t = constantTime ? constantTimeTable : variableTimeTable;
         if (t != null)
             return t;
         synchronized (this) {
             t = constantTime ? constantTimeTable : variableTimeTable;
             if (t == null) {
                 if (constantTime) {
-                    t = build(constantTimeRows(reachBits), CONSTANT_TIME_BLOCKS);
+                    t = buildTable(base, modulus, constantTimeRows(reachBits), CONSTANT_TIME_BLOCKS, reachBits);
                     constantTimeTable = t;
                 } else {
-                    t = build(variableTimeRows(reachBits), VARIABLE_TIME_BLOCKS);
+                    t = buildTable(base, modulus, variableTimeRows(reachBits), VARIABLE_TIME_BLOCKS, reachBits);
                     variableTimeTable = t;
                 }
+                if (account != null)
+                    TransparentTables.charge(account, t.capacity());
             }
         }
         return t;
     }
 
-    private long[] build(int rows, int blocks) {
-        return NativeBigInteger.nativeFixedBaseTable(NativeBigInteger.bytesOf(base),
-                NativeBigInteger.bytesOf(modulus), rows, blocks, reachBits);
+    /**
+     * A new table of base mod modulus in a direct buffer (limbs in native
+     * order, should anyone read them from Java).
+     *
+     * @throws ArithmeticException if modulus is even or <= 1
+     * @throws IllegalArgumentException if the shape or reach is out of range
+     */
+    static ByteBuffer buildTable(BigInteger base, BigInteger modulus, int rows, int blocks, int maxExponentBits) {
+        return buildTable(NativeBigInteger.bytesOf(base), NativeBigInteger.bytesOf(modulus), rows, blocks,
+                maxExponentBits);
+    }
+
+    static ByteBuffer buildTable(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
+        if (base == null)
+            throw new NullPointerException("base is null");
+        if (modulus == null)
+            throw new NullPointerException("modulus is null");
+        if (modulus.length == 0)
+            throw new NumberFormatException("Zero length BigInteger");
+        // At least 2 bits: a modulus of 0 or 1 is then refused by the build, with its own message.
+        int bits = Math.max(2, new BigInteger(modulus).bitLength());
+        long bytes = nativeTableBytes(bits, rows, blocks);
+        if (bytes <= 0)
+            throw new IllegalArgumentException("fixed-base table shape out of range: " + rows + " x " + blocks);
+        ByteBuffer table = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+        nativeBuildTable(table, base, modulus, rows, blocks, maxExponentBits);
+        return table;
     }
 
     /** More rows: fewer operations per exponentiation, a table twice the size. */
@@ -96,8 +196,10 @@ public final class FixedBase {
         return bits >= 1024 ? 6 : bits >= 256 ? 5 : 4;
     }
 
-    private boolean covers(BigInteger exponent) {
-        return exponent.signum() >= 0 && exponent.bitLength() <= reachBits;
+    /** Bytes of the variable-time table for modulus, 0 where there is none. */
+    static long variableTimeTableBytes(BigInteger modulus) {
+        int bits = modulus.bitLength();
+        return nativeTableBytes(bits, variableTimeRows(bits), VARIABLE_TIME_BLOCKS);
     }
 
     /**
@@ -110,18 +212,18 @@ public final class FixedBase {
     public BigInteger modPow(BigInteger exponent) {
         if (exponent == null)
             throw new NullPointerException("exponent is null");
-        if (usable && covers(exponent))
-            return NativeBigInteger.fromNative(NativeBigInteger.nativeFixedBaseModPow(
-                    table(false), NativeBigInteger.bytesOf(exponent), false));
-        return NativeBigInteger.modPow(base, exponent, modulus);
+        if (usable && tableServes(modulus, exponent, false))
+            return tableModPow(exponent, false);
+        return NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
     }
 
     /**
      * base^exponent mod modulus, the same value as {@link #modPow}, in constant
      * time for exponents > 0 within the table's reach: every digit reads the
      * whole of its block of the table and multiplies, so time and memory
-     * accesses depend only on the sizes.  Other exponents go to
-     * {@link NativeBigInteger#modPowCT(BigInteger, BigInteger, BigInteger)}.
+     * accesses depend only on the modulus' size, not on the exponent's bits or
+     * length.  Other exponents are computed as
+     * {@link NativeBigInteger#modPowCT(BigInteger, BigInteger, BigInteger)} computes them.
      *
      * @throws NullPointerException if exponent is null
      * @throws ArithmeticException if exponent < 0 and base is not invertible
@@ -129,10 +231,19 @@ public final class FixedBase {
     public BigInteger modPowCT(BigInteger exponent) {
         if (exponent == null)
             throw new NullPointerException("exponent is null");
-        if (usable && exponent.signum() > 0 && covers(exponent))
-            return NativeBigInteger.fromNative(NativeBigInteger.nativeFixedBaseModPow(
-                    table(true), NativeBigInteger.bytesOf(exponent), true));
-        return NativeBigInteger.modPowCT(base, exponent, modulus);
+        if (usable && tableServes(modulus, exponent, true))
+            return tableModPow(exponent, true);
+        return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus);
+    }
+
+    private BigInteger tableModPow(BigInteger exponent, boolean constantTime) {
+        ByteBuffer table = table(constantTime);
+        byte[] e = NativeBigInteger.bytesOf(exponent);
+        try {
+            return NativeBigInteger.fromNative(nativeModPow(table, e, constantTime));
+        } finally {
+            NativeBigInteger.wipeIfCopy(e, exponent);
+        }
     }
 
     public BigInteger base() {
@@ -153,10 +264,10 @@ public final class FixedBase {
         return reachBits;
     }
 
-    /** Bytes of Java heap held by the tables built so far. */
+    /** Bytes of native memory held by the tables built so far. */
     public long tableBytes() {
-        long[] vt = variableTimeTable;
-        long[] ct = constantTimeTable;
-        return 8L * ((vt == null ? 0 : vt.length) + (ct == null ? 0 : ct.length));
+        ByteBuffer vt = variableTimeTable;
+        ByteBuffer ct = constantTimeTable;
+        return (vt == null ? 0 : vt.capacity()) + (ct == null ? 0 : ct.capacity());
     }
 }

@@ -97,26 +97,12 @@ final class JbigiLoader {
             return notLoaded(NOT_LOADED + " (the jbigi found is version " + version
                     + ", this class needs " + OLDEST_USABLE_VERSION + " or later)", cpu);
         debug(status);
-        return new Result(true, status, resourceName, version, gmp, cpu, hasFixedBase());
+        return new Result(true, status, resourceName, version, gmp, cpu, FixedBase.nativesWork());
     }
 
     private static Result notLoaded(String status, CpuInfo cpu) {
         debug(status);
         return new Result(false, status, null, 0, null, cpu, false);
-    }
-
-    /** Whether the fixed-base natives exist and work here (I2P's library has none). */
-    private static boolean hasFixedBase() {
-        try {
-            long[] table = NativeBigInteger.nativeFixedBaseTable(new byte[] {2}, new byte[] {7}, 1, 1, 3);
-            // 2^5 mod 7 = 4
-            byte[] r = NativeBigInteger.nativeFixedBaseModPow(table, new byte[] {5}, false);
-            return r.length == 1 && r[0] == 4;
-        } catch (UnsatisfiedLinkError e) {
-            return false;
-        } catch (UnsupportedOperationException e) {
-            return false;
-        }
     }
 
     /** I2P's names for bundled libraries, best first: libjbigi-linux-zen2_64.so ... -none_64.so */

@@ -1,8 +1,8 @@
 package net.i2p.util;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link BigInteger} whose {@code modPow}, {@code modInverse} and
@@ -27,18 +27,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #loadStatus()} says which happened; nothing is printed unless
  * {@code -Djbigi.debug=true} is set or {@link #main} runs.
  *
+ * <p>A NativeBigInteger used again and again as a base with one modulus gets
+ * a fixed-base table, which makes each further modPow several times faster;
+ * the memory these tables take is bounded across the JVM (32 MiB by
+ * default), see {@code TransparentTables} and {@link FixedBase}.
+ *
  * <p>Instances are immutable and thread-safe, as {@code BigInteger} is.
  */
 public class NativeBigInteger extends BigInteger {
     private static final long serialVersionUID = 5L;
 
     private static final JbigiLoader.Result LIBRARY = JbigiLoader.load();
-
-    /**
-     * A base used this many times with one modulus gets a fixed-base table
-     * (-Djbigi.fixedBase.after=N; 0 turns the transparent tables off).
-     */
-    private static final int FIXED_BASE_AFTER_USES = Integer.getInteger("jbigi.fixedBase.after", 3);
 
     /**
      * The native library refuses operands over 16 MiB (GMP would abort the
@@ -50,7 +49,7 @@ public class NativeBigInteger extends BigInteger {
     private transient volatile byte[] cachedBytes;
 
     /** How this value has been used as a base lately, for the transparent fixed-base tables. */
-    private transient volatile BaseUse baseUse;
+    transient volatile TransparentTables.Use baseUse;
 
     /**
      * base^exponent mod modulus.  All arrays are big-endian two's complement
@@ -66,8 +65,9 @@ public class NativeBigInteger extends BigInteger {
     static native byte[] nativeModPow(byte[] base, byte[] exponent, byte[] modulus);
 
     /**
-     * base^exponent mod modulus with GMP's mpz_powm_sec, whose running time
-     * and memory accesses depend only on the operand sizes.
+     * base^exponent mod modulus in constant time: GMP's mpn_sec_powm with the
+     * exponent taken over the modulus' full width, so that running time and
+     * memory accesses depend only on the sizes of the base and the modulus.
      *
      * @throws ArithmeticException if modulus <= 0 or even, or exponent <= 0
      */
@@ -89,24 +89,6 @@ public class NativeBigInteger extends BigInteger {
     static native int nativeGMPMinorVersion();
 
     static native int nativeGMPPatchVersion();
-
-    /**
-     * The fixed-base table of base mod modulus (see {@link FixedBase}) for
-     * exponents of up to maxExponentBits bits, comb shape rows x blocks.
-     *
-     * @throws ArithmeticException if modulus is even or <= 1
-     * @throws IllegalArgumentException if the shape is out of range
-     */
-    static native long[] nativeFixedBaseTable(byte[] base, byte[] modulus, int rows, int blocks,
-                                              int maxExponentBits);
-
-    /**
-     * base^exponent mod modulus from a table of nativeFixedBaseTable.
-     *
-     * @throws ArithmeticException if exponent < 0 or longer than the table covers
-     * @throws IllegalArgumentException if table is not such a table
-     */
-    static native byte[] nativeFixedBaseModPow(long[] table, byte[] exponent, boolean constantTime);
 
     public NativeBigInteger(byte[] val) {
         super(val);
@@ -170,6 +152,17 @@ public class NativeBigInteger extends BigInteger {
         return value.toByteArray();
     }
 
+    /**
+     * Zeroes bytes if bytesOf(value) made them for one call (value is a plain
+     * BigInteger), so that a private exponent's copy does not wait in the heap
+     * for the collector.  A NativeBigInteger's own byte form lives as long as
+     * it does, as BigInteger's own digits do, and is left alone.
+     */
+    static void wipeIfCopy(byte[] bytes, BigInteger value) {
+        if (!(value instanceof NativeBigInteger))
+            Arrays.fill(bytes, (byte) 0);
+    }
+
     // ---- modPow ----
 
     /**
@@ -193,27 +186,43 @@ public class NativeBigInteger extends BigInteger {
      */
     public static BigInteger modPow(BigInteger base, BigInteger exponent, BigInteger modulus) {
         checkArguments(base, exponent, modulus);
+        if (LIBRARY.loaded && base instanceof NativeBigInteger) {
+            FixedBase fixed = TransparentTables.lookup((NativeBigInteger) base, exponent, modulus, false);
+            if (fixed != null)
+                return fixed.modPow(exponent);
+        }
+        return modPowWithoutTable(base, exponent, modulus);
+    }
+
+    /** modPow without looking for a fixed-base table: what a FixedBase falls back to. */
+    static BigInteger modPowWithoutTable(BigInteger base, BigInteger exponent, BigInteger modulus) {
         if (!LIBRARY.loaded || !nativeSized(base, exponent, modulus))
             return javaModPow(base, exponent, modulus);
-        FixedBase fixed = fixedBaseFor(base, exponent, modulus);
-        if (fixed != null)
-            return fixed.modPow(exponent);
         if (exponent.signum() < 0 && LIBRARY.jbigiVersion < 5) {
             // Version 4 refuses negative exponents: invert, then raise.
             BigInteger inverse = modInverse(base, modulus);
-            return modPow(inverse, exponent.negate(), modulus);
+            return modPowWithoutTable(inverse, exponent.negate(), modulus);
         }
-        return fromNative(nativeModPow(bytesOf(base), bytesOf(exponent), bytesOf(modulus)));
+        byte[] b = bytesOf(base);
+        byte[] e = bytesOf(exponent);
+        try {
+            return fromNative(nativeModPow(b, e, bytesOf(modulus)));
+        } finally {
+            wipeIfCopy(b, base);
+            wipeIfCopy(e, exponent);
+        }
     }
 
     // ---- modPowCT ----
 
     /**
      * this^exponent mod m, the same value as {@link #modPow}, computed in
-     * constant time (GMP's mpz_powm_sec) when the library is loaded, m is odd
-     * and exponent > 0.  Only then does the time taken not depend on the
-     * exponent's bits: even moduli, exponents <= 0 and the pure-Java fallback
-     * use the ordinary variable-time modPow.
+     * constant time when the library is loaded, m is odd and exponent > 0:
+     * the exponent is processed over the modulus' full width, so neither its
+     * bits nor its length (up to the modulus') change the time taken or the
+     * memory touched.  This value is treated as public.  Even moduli,
+     * exponents <= 0 and the pure-Java fallback use the ordinary
+     * variable-time modPow.
      *
      * @throws ArithmeticException as {@link BigInteger#modPow}
      */
@@ -230,14 +239,28 @@ public class NativeBigInteger extends BigInteger {
      */
     public static BigInteger modPowCT(BigInteger base, BigInteger exponent, BigInteger modulus) {
         checkArguments(base, exponent, modulus);
-        if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0
-                && nativeSized(base, exponent, modulus)) {
-            FixedBase fixed = fixedBaseFor(base, exponent, modulus);
+        if (LIBRARY.loaded && base instanceof NativeBigInteger) {
+            FixedBase fixed = TransparentTables.lookup((NativeBigInteger) base, exponent, modulus, true);
             if (fixed != null)
                 return fixed.modPowCT(exponent);
-            return fromNative(nativeModPowCT(bytesOf(base), bytesOf(exponent), bytesOf(modulus)));
         }
-        return modPow(base, exponent, modulus);
+        return modPowCTWithoutTable(base, exponent, modulus);
+    }
+
+    /** modPowCT without looking for a fixed-base table: what a FixedBase falls back to. */
+    static BigInteger modPowCTWithoutTable(BigInteger base, BigInteger exponent, BigInteger modulus) {
+        if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0
+                && nativeSized(base, exponent, modulus)) {
+            byte[] b = bytesOf(base);
+            byte[] e = bytesOf(exponent);
+            try {
+                return fromNative(nativeModPowCT(b, e, bytesOf(modulus)));
+            } finally {
+                wipeIfCopy(b, base);
+                wipeIfCopy(e, exponent);
+            }
+        }
+        return modPowWithoutTable(base, exponent, modulus);
     }
 
     // ---- fixed bases ----
@@ -252,48 +275,6 @@ public class NativeBigInteger extends BigInteger {
      */
     public static FixedBase fixedBase(BigInteger base, BigInteger modulus) {
         return new FixedBase(base, modulus).prepare();
-    }
-
-    /** The uses of one value as a base with one modulus. */
-    private static final class BaseUse {
-        final BigInteger modulus;
-        final AtomicInteger uses = new AtomicInteger(1);
-        volatile FixedBase fixed;
-
-        BaseUse(BigInteger modulus) {
-            this.modulus = modulus;
-        }
-    }
-
-    /**
-     * The table for base and modulus if base is a NativeBigInteger that has
-     * now been used often enough with this modulus, else null.  Only uses the
-     * table could serve are counted; a new modulus starts the count again.
-     */
-    private static FixedBase fixedBaseFor(BigInteger base, BigInteger exponent, BigInteger modulus) {
-        if (FIXED_BASE_AFTER_USES <= 0 || !(base instanceof NativeBigInteger) || !LIBRARY.fixedBase)
-            return null;
-        if (exponent.signum() < 0 || exponent.bitLength() > modulus.bitLength() || !modulus.testBit(0)
-                || modulus.bitLength() <= 1 || modulus.bitLength() > FixedBase.MAX_TABLE_MODULUS_BITS)
-            return null;
-        NativeBigInteger b = (NativeBigInteger) base;
-        BaseUse use = b.baseUse;
-        if (use == null || (use.modulus != modulus && !use.modulus.equals(modulus))) {
-            b.baseUse = new BaseUse(modulus);
-            return FIXED_BASE_AFTER_USES <= 1 ? b.buildFixedBase(b.baseUse) : null;
-        }
-        FixedBase fixed = use.fixed;
-        if (fixed != null)
-            return fixed;
-        return use.uses.incrementAndGet() >= FIXED_BASE_AFTER_USES ? b.buildFixedBase(use) : null;
-    }
-
-    private FixedBase buildFixedBase(BaseUse use) {
-        synchronized (use) {
-            if (use.fixed == null)
-                use.fixed = new FixedBase(this, use.modulus);
-            return use.fixed;
-        }
     }
 
     /** True if the loaded library computes fixed-base tables. */

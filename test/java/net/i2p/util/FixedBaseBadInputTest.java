@@ -17,8 +17,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bad-input matrix for the fixed-base natives.  Their table is a plain
- * long[] that native code reads in place, so besides bad numbers and shapes
+ * The bad-input matrix for the fixed-base natives.  Their table is a direct
+ * buffer that native code reads in place (handled here as its long[] limbs), so besides bad numbers and shapes
  * they must survive tables that are not theirs: null, short, long, every
  * checked header word broken, the modulus broken, the entries garbled.  A
  * broken header must be refused; garbled entries may give any number, but
@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
  *
  * Table layout (src/fixedbase.c): [0] magic [1] modulus limbs [2] rows
  * [3] blocks [4] block bits [5] -m^-1 mod 2^64, the modulus, the entries.
- * The block width (word 4) is only bounded, not cross-checked, so it is
- * broken here only to small values: a wrong width gives wrong numbers.
+ * The block width (word 4) is only bounded (by the modulus' width), not
+ * cross-checked, so it is broken here only to small values: a wrong width
+ * gives wrong numbers.
  */
 class FixedBaseBadInputTest {
     private static final AtomicInteger TRIED = new AtomicInteger();
@@ -71,11 +72,13 @@ class FixedBaseBadInputTest {
                         warrants.add(new BadInputs.Warrant(IllegalArgumentException.class, "shape"));
                     if (m != null && (m.compareTo(BigInteger.ONE) <= 0 || !m.testBit(0)))
                         warrants.add(new BadInputs.Warrant(ArithmeticException.class, "odd modulus"));
+                    if (m != null && shape[2] > m.bitLength())
+                        warrants.add(new BadInputs.Warrant(IllegalArgumentException.class, "reach"));
                     String what = "nativeFixedBaseTable(" + BadInputs.show(base) + ", " + BadInputs.show(modulus)
                             + ", " + Arrays.toString(shape) + ")";
                     long[][] table = new long[1][];
                     String failure = BadInputs.verify(what, warrants, null, null, () -> {
-                        table[0] = NativeBigInteger.nativeFixedBaseTable(base, modulus, shape[0], shape[1], shape[2]);
+                        table[0] = Tables.build(base, modulus, shape[0], shape[1], shape[2]);
                         return new byte[] {0};
                     });
                     calls++;
@@ -98,7 +101,7 @@ class FixedBaseBadInputTest {
             for (boolean ct : new boolean[] {false, true}) {
                 String failure = BadInputs.verify(what + " then powm(" + e + ", ct=" + ct + ")",
                         new ArrayList<BadInputs.Warrant>(), null, b(g.modPow(e, m)),
-                        () -> NativeBigInteger.nativeFixedBaseModPow(table, b(e), ct));
+                        () -> Tables.modPow(table, b(e), ct));
                 TRIED.incrementAndGet();
                 if (failure != null)
                     return failure;
@@ -141,11 +144,11 @@ class FixedBaseBadInputTest {
             {BigInteger.valueOf(-5), BigInteger.ONE.shiftLeft(71).add(BigInteger.ONE)},
             {new BigInteger(2040, random), ODD_2048},
         };
-        int[][] shapes = {{3, 2, 8}, {2, 3, 100}, {4, 2, 2048}};
+        int[][] shapes = {{3, 2, 8}, {2, 3, 72}, {4, 2, 2048}};
         for (int i = 0; i < sound.length; i++) {
             BigInteger g = sound[i][0];
             BigInteger m = sound[i][1];
-            long[] t = NativeBigInteger.nativeFixedBaseTable(b(g), b(m), shapes[i][0], shapes[i][1], shapes[i][2]);
+            long[] t = Tables.build(b(g), b(m), shapes[i][0], shapes[i][1], shapes[i][2]);
             String name = "table(" + g + " mod " + m.bitLength() + "-bit m)";
             int reach = reach(t);
             tables.add(new Table(name, t, false, false, g, m, reach));
@@ -167,10 +170,15 @@ class FixedBaseBadInputTest {
             long[] noTop = t.clone();
             noTop[6 + (int) t[1] - 1] = 0;
             tables.add(new Table(name + " modulus top limb 0", noTop, true, false, g, m, reach));
-            for (long width : new long[] {1, t[4] + 1}) {
+            // Widths up to what the modulus' width allows only change the
+            // reach (wrong numbers, no harm); wider ones must be refused.
+            long rowBits = (64 * t[1] + t[2] - 1) / t[2];
+            long widest = (rowBits + t[3] - 1) / t[3];
+            for (long width : new long[] {1, t[4] + 1, widest, widest + 1}) {
                 long[] wide = t.clone();
                 wide[4] = width;
-                tables.add(new Table(name + " block bits " + width, wide, false, true, g, m, reach));
+                boolean refused = width > widest;
+                tables.add(new Table(name + " block bits " + width, wide, refused, !refused, g, m, reach));
             }
             long[] garbled = t.clone();
             for (int k = 6 + (int) t[1]; k < garbled.length; k++)
@@ -224,6 +232,6 @@ class FixedBaseBadInputTest {
         }
         String what = "nativeFixedBaseModPow(" + table.name + ", " + BadInputs.show(exponent) + ", ct=" + ct + ")";
         return BadInputs.verify(what, warrants, wantThrown, want,
-                () -> NativeBigInteger.nativeFixedBaseModPow(table.limbs, exponent, ct));
+                () -> Tables.modPow(table.limbs, exponent, ct));
     }
 }

@@ -154,36 +154,36 @@ class FixedBaseTest {
     @Test
     void nativesRefuseWhatIsNotATable() {
         byte[] e = {5};
-        assertThrows(NullPointerException.class, () -> NativeBigInteger.nativeFixedBaseModPow(null, e, false));
-        assertThrows(IllegalArgumentException.class, () -> NativeBigInteger.nativeFixedBaseModPow(new long[0], e, false));
-        assertThrows(IllegalArgumentException.class, () -> NativeBigInteger.nativeFixedBaseModPow(new long[500], e, true));
-        long[] table = NativeBigInteger.nativeFixedBaseTable(new byte[] {3}, new byte[] {0, (byte) 251}, 3, 2, 8);
+        assertThrows(NullPointerException.class, () -> Tables.modPow(null, e, false));
+        assertThrows(IllegalArgumentException.class, () -> Tables.modPow(new long[0], e, false));
+        assertThrows(IllegalArgumentException.class, () -> Tables.modPow(new long[500], e, true));
+        long[] table = Tables.build(new byte[] {3}, new byte[] {0, (byte) 251}, 3, 2, 8);
         for (int i = 0; i < 7; i++) {
             long[] broken = table.clone();
             broken[i] ^= 0x5a5a;
             if (i == 4)
                 continue; // the block width: changes the reach, checked in the C tests
-            assertThrows(IllegalArgumentException.class, () -> NativeBigInteger.nativeFixedBaseModPow(broken, e, false),
+            assertThrows(IllegalArgumentException.class, () -> Tables.modPow(broken, e, false),
                     "header word " + i);
         }
         long[] truncated = java.util.Arrays.copyOf(table, table.length - 1);
-        assertThrows(IllegalArgumentException.class, () -> NativeBigInteger.nativeFixedBaseModPow(truncated, e, false));
+        assertThrows(IllegalArgumentException.class, () -> Tables.modPow(truncated, e, false));
         // Within reach it works; past it (9 bits for an 8-bit table) it refuses.
         assertEquals(BigInteger.valueOf(3).modPow(BigInteger.valueOf(200), BigInteger.valueOf(251)),
-                new BigInteger(NativeBigInteger.nativeFixedBaseModPow(table, new byte[] {0, (byte) 200}, true)));
+                new BigInteger(Tables.modPow(table, new byte[] {0, (byte) 200}, true)));
         assertThrows(ArithmeticException.class,
-                () -> NativeBigInteger.nativeFixedBaseModPow(table, new byte[] {1, 0, 0}, false));
-        assertThrows(ArithmeticException.class, () -> NativeBigInteger.nativeFixedBaseModPow(table, new byte[] {-1}, false));
+                () -> Tables.modPow(table, new byte[] {1, 0, 0}, false));
+        assertThrows(ArithmeticException.class, () -> Tables.modPow(table, new byte[] {-1}, false));
         assertThrows(ArithmeticException.class,
-                () -> NativeBigInteger.nativeFixedBaseTable(new byte[] {3}, new byte[] {8}, 3, 2, 8));
+                () -> Tables.build(new byte[] {3}, new byte[] {8}, 3, 2, 8));
         assertThrows(ArithmeticException.class,
-                () -> NativeBigInteger.nativeFixedBaseTable(new byte[] {3}, new byte[] {1}, 3, 2, 8));
+                () -> Tables.build(new byte[] {3}, new byte[] {1}, 3, 2, 8));
         assertThrows(IllegalArgumentException.class,
-                () -> NativeBigInteger.nativeFixedBaseTable(new byte[] {3}, new byte[] {7}, 0, 2, 8));
+                () -> Tables.build(new byte[] {3}, new byte[] {7}, 0, 2, 8));
         assertThrows(IllegalArgumentException.class,
-                () -> NativeBigInteger.nativeFixedBaseTable(new byte[] {3}, new byte[] {7}, 11, 2, 8));
+                () -> Tables.build(new byte[] {3}, new byte[] {7}, 11, 2, 8));
         assertThrows(IllegalArgumentException.class,
-                () -> NativeBigInteger.nativeFixedBaseTable(new byte[] {3}, new byte[] {7}, 3, 2, 0));
+                () -> Tables.build(new byte[] {3}, new byte[] {7}, 3, 2, 0));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -129,6 +130,9 @@ class SoakTest {
         /** Per pool entry, per operation above: the result bytes, or the exception class. */
         private final Object[][] expected = new Object[POOL][];
         private final long[][] tables = new long[TABLES][];
+        /** The same tables in direct buffers, as FixedBase keeps them. */
+        private final ByteBuffer[] buffers = new ByteBuffer[TABLES];
+        private final ByteBuffer brokenBuffer;
         /** A sound table, the same with its magic word broken, and an exponent one bit too long for it. */
         private final long[] someTable;
         private final long[] brokenTable;
@@ -154,7 +158,7 @@ class SoakTest {
                 boolean tableTakes = m.testBit(0) && m.bitLength() > 1;
                 Object fixed = ArithmeticException.class;
                 if (i < TABLES && tableTakes) {
-                    tables[i] = NativeBigInteger.nativeFixedBaseTable(operands[i][0], operands[i][2], rows(i), 2,
+                    tables[i] = Tables.build(operands[i][0], operands[i][2], rows(i), 2,
                             m.bitLength());
                     if (e.signum() >= 0 && e.bitLength() <= reach(tables[i]))
                         fixed = power;
@@ -165,6 +169,9 @@ class SoakTest {
             someTable = tables[0];
             brokenTable = someTable.clone();
             brokenTable[0] ^= 1;
+            for (int i = 0; i < TABLES; i++)
+                buffers[i] = Tables.direct(tables[i]);
+            brokenBuffer = Tables.direct(brokenTable);
             tooLong = BigInteger.ONE.shiftLeft(reach(someTable)).toByteArray();
         }
 
@@ -211,12 +218,12 @@ class SoakTest {
                 return NativeBigInteger.nativeModInverse(o[0], o[2]);
             case BUILD:
                 // A fresh table must equal the one built at the start: the build is deterministic.
-                long[] table = NativeBigInteger.nativeFixedBaseTable(o[0], o[2], rows(which), 2, new BigInteger(o[2]).bitLength());
+                long[] table = Tables.build(o[0], o[2], rows(which), 2, new BigInteger(o[2]).bitLength());
                 return which < TABLES && Arrays.equals(table, tables[which]) ? new byte[0] : new byte[] {1};
             default:
                 // Entries without a table take a broken one, an error path of its own.
-                long[] t = tables[which] != null ? tables[which] : brokenTable;
-                return NativeBigInteger.nativeFixedBaseModPow(t, o[1], op == FIXED_CT);
+                ByteBuffer t = buffers[which] != null ? buffers[which] : brokenBuffer;
+                return FixedBase.nativeModPow(t, o[1], op == FIXED_CT);
             }
         }
 
@@ -264,11 +271,11 @@ class SoakTest {
                 case 13: NativeBigInteger.nativeModInverse(ZERO, m); break;
                 case 14: NativeBigInteger.nativeModPow(b, OVER_LIMIT, m); break;
                 case 15: NativeBigInteger.nativeModInverse(b, MINUS_ONE); break;
-                case 16: NativeBigInteger.nativeFixedBaseModPow(null, e, false); break;
-                case 17: NativeBigInteger.nativeFixedBaseModPow(brokenTable, e, true); break;
-                case 18: NativeBigInteger.nativeFixedBaseTable(b, ODD, 0, 2, 8); break;
-                case 19: NativeBigInteger.nativeFixedBaseModPow(someTable, MINUS_ONE, false); break;
-                default: NativeBigInteger.nativeFixedBaseModPow(someTable, tooLong, true); break;
+                case 16: Tables.modPow(null, e, false); break;
+                case 17: FixedBase.nativeModPow(brokenBuffer, e, true); break;
+                case 18: Tables.build(b, ODD, 0, 2, 8); break;
+                case 19: FixedBase.nativeModPow(buffers[0], MINUS_ONE, false); break;
+                default: FixedBase.nativeModPow(buffers[0], tooLong, true); break;
                 }
                 // modInverse(0, 1) is 0, as in BigInteger: the only legitimate non-throw.
                 if (!(kind == 13 && m.length == 1 && m[0] == 1))

@@ -1,0 +1,157 @@
+/*
+ * fixedbase_jni.c - the JNI entry points of net.i2p.util.FixedBase.
+ *
+ * A table lives in a direct ByteBuffer that FixedBase allocates: outside the
+ * Java heap, so an exponentiation reads it in place without holding a JNI
+ * critical region (which would stall the garbage collector for the whole
+ * computation), and freed by the JVM when the buffer becomes unreachable.
+ * The buffer's address and capacity come from the JVM; the table in it is
+ * validated by fixedbase.c before a limb of its entries is read, so a forged
+ * or damaged buffer gives IllegalArgumentException, never a wild read.
+ */
+#include <jni.h>
+#include <stdint.h>
+
+#include "jbigi.h"
+#include "arith.h"
+#include "fixedbase.h"
+#include "jni_util.h"
+#include "wipe.h"
+
+/* Tables are arrays of 64-bit limbs in a buffer of bytes. */
+#if GMP_LIMB_BITS != 64 || GMP_NAIL_BITS != 0
+#error "fixed-base tables need 64-bit GMP limbs without nails"
+#endif
+
+/* Largest fixed-base table, in limbs (128 MiB): far above any sensible
+ * shape, low enough that a wrong shape cannot exhaust memory. */
+#define JBIGI_MAX_TABLE_LIMBS ((size_t)16 * 1024 * 1024)
+
+static size_t table_limbs_for(jint modulus_bits, jint rows, jint blocks)
+{
+    if (modulus_bits < 2 || rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS)
+        return 0;
+    size_t limbs = jbigi_fb_table_limbs(((size_t)modulus_bits + 63) / 64, (unsigned)rows, (unsigned)blocks);
+    return limbs > JBIGI_MAX_TABLE_LIMBS ? 0 : limbs;
+}
+
+/* The table in buffer as limbs, or NULL with IllegalArgumentException pending. */
+static mp_limb_t *table_of(JNIEnv *env, jobject buffer, size_t *limbs)
+{
+    if (buffer == NULL) {
+        jbigi_throw(env, "java/lang/NullPointerException", "table is null");
+        return NULL;
+    }
+    void *address = (*env)->GetDirectBufferAddress(env, buffer);
+    jlong capacity = (*env)->GetDirectBufferCapacity(env, buffer);
+    if (address == NULL || capacity <= 0 || capacity % 8 != 0 || (uintptr_t)address % 8 != 0) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException",
+                    "table must be a direct buffer of whole, aligned 64-bit limbs");
+        return NULL;
+    }
+    *limbs = (size_t)capacity / 8;
+    return address;
+}
+
+/* Bytes of the table for a modulus of modulusBits bits and comb shape rows x
+ * blocks, or 0 if the shape is out of range or the table would be too large. */
+JNIEXPORT jlong JNICALL
+Java_net_i2p_util_FixedBase_nativeTableBytes(JNIEnv *env, jclass cls, jint modulusBits, jint rows, jint blocks)
+{
+    (void)env;
+    (void)cls;
+    return (jlong)(table_limbs_for(modulusBits, rows, blocks) * 8);
+}
+
+struct build_call {
+    mp_limb_t *table;
+    size_t limbs;
+    mpz_srcptr base, mod;
+    unsigned rows, blocks;
+    size_t max_exponent_bits;
+};
+
+static enum jbigi_status run_build(void *context)
+{
+    struct build_call *c = context;
+    return jbigi_fb_build(c->table, c->limbs, c->base, c->mod, c->rows, c->blocks, c->max_exponent_bits);
+}
+
+/* Fills table with the comb of base mod modulus for exponents of up to
+ * maxExponentBits bits. */
+JNIEXPORT void JNICALL
+Java_net_i2p_util_FixedBase_nativeBuildTable(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jbase,
+                                             jbyteArray jmod, jint rows, jint blocks, jint maxExponentBits)
+{
+    (void)cls;
+    struct jbigi_operand base, mod;
+    jbigi_operand_init(&base);
+    jbigi_operand_init(&mod);
+    size_t limbs;
+    mp_limb_t *table = table_of(env, jtable, &limbs);
+    if (table == NULL)
+        goto done;
+    if (!jbigi_read_operand(env, jbase, "base", &base) || !jbigi_read_operand(env, jmod, "modulus", &mod))
+        goto done;
+    if (mpz_cmp_ui(mod.value, 1) <= 0 || mpz_even_p(mod.value)) {
+        jbigi_throw_status(env, JBIGI_MODULUS_TOO_SMALL);
+        goto done;
+    }
+    if (maxExponentBits < 1 || (size_t)maxExponentBits > mpz_sizeinbase(mod.value, 2) ||
+        limbs != table_limbs_for((jint)mpz_sizeinbase(mod.value, 2), rows, blocks)) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException",
+                    "fixed-base table shape, reach or buffer size out of range");
+        goto done;
+    }
+    struct build_call call = {table, limbs, base.value, mod.value, (unsigned)rows, (unsigned)blocks,
+                              (size_t)maxExponentBits};
+    enum jbigi_status status = jbigi_run_guarded(run_build, &call);
+    if (status != JBIGI_OK)
+        jbigi_throw_status(env, status);
+done:
+    jbigi_operand_release(&base);
+    jbigi_operand_release(&mod);
+}
+
+struct powm_call {
+    mpz_ptr r;
+    const mp_limb_t *table;
+    size_t limbs;
+    mpz_srcptr exp;
+    int constant_time;
+};
+
+static enum jbigi_status run_powm(void *context)
+{
+    struct powm_call *c = context;
+    return jbigi_fb_powm(c->r, c->table, c->limbs, c->exp, c->constant_time);
+}
+
+/* base^exponent mod modulus from a table filled by nativeBuildTable. */
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jexp,
+                                         jboolean constantTime)
+{
+    (void)cls;
+    jbyteArray result = NULL;
+    struct jbigi_operand exp;
+    jbigi_operand_init(&exp);
+    mpz_t r;
+    mpz_init(r);
+
+    size_t limbs;
+    const mp_limb_t *table = table_of(env, jtable, &limbs);
+    if (table == NULL || !jbigi_read_operand(env, jexp, "exponent", &exp))
+        goto done;
+    struct powm_call call = {r, table, limbs, exp.value, constantTime == JNI_TRUE};
+    enum jbigi_status status = jbigi_run_guarded(run_powm, &call);
+    if (status != JBIGI_OK) {
+        jbigi_throw_status(env, status);
+        goto done;
+    }
+    result = jbigi_new_result(env, r);
+done:
+    jbigi_operand_release(&exp);
+    mpz_clear(r);
+    return result;
+}

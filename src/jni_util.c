@@ -1,0 +1,113 @@
+/*
+ * jni_util.c - exceptions, operands and results for the JNI entry points.
+ */
+#define _DEFAULT_SOURCE /* explicit_bzero */
+#include "jni_util.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+/* Results up to this many bytes are staged on the stack. */
+#define STACK_BUFFER_BYTES 1024
+
+void jbigi_throw(JNIEnv *env, const char *class_name, const char *message)
+{
+    jclass cls = (*env)->FindClass(env, class_name);
+    /* If even the exception class cannot be found, FindClass has left a
+     * NoClassDefFoundError pending, which is thrown instead. */
+    if (cls != NULL) {
+        (*env)->ThrowNew(env, cls, message);
+        (*env)->DeleteLocalRef(env, cls);
+    }
+}
+
+void jbigi_throw_status(JNIEnv *env, enum jbigi_status status)
+{
+    const char *class_name = "java/lang/ArithmeticException";
+    if (status == JBIGI_BAD_TABLE)
+        class_name = "java/lang/IllegalArgumentException";
+    else if (status == JBIGI_NO_MEMORY)
+        class_name = "java/lang/OutOfMemoryError";
+    jbigi_throw(env, class_name, jbigi_status_message(status));
+}
+
+void jbigi_operand_init(struct jbigi_operand *op)
+{
+    op->limbs = NULL;
+    op->nlimbs = 0;
+}
+
+void jbigi_operand_release(struct jbigi_operand *op)
+{
+    if (op->limbs != NULL) {
+        explicit_bzero(op->limbs, op->nlimbs * sizeof(mp_limb_t));
+        if (op->limbs != op->stack)
+            free(op->limbs);
+        op->limbs = NULL;
+    }
+}
+
+int jbigi_read_operand(JNIEnv *env, jbyteArray array, const char *name, struct jbigi_operand *op)
+{
+    char message[128];
+    if (array == NULL) {
+        snprintf(message, sizeof message, "%s is null", name);
+        jbigi_throw(env, "java/lang/NullPointerException", message);
+        return 0;
+    }
+    jsize len = (*env)->GetArrayLength(env, array);
+    if (len == 0) {
+        /* What new BigInteger(new byte[0]) throws. */
+        jbigi_throw(env, "java/lang/NumberFormatException", "Zero length BigInteger");
+        return 0;
+    }
+    if (len > JBIGI_MAX_OPERAND_BYTES) {
+        snprintf(message, sizeof message, "%s is %ld bytes, more than jbigi's limit of %ld bytes",
+                 name, (long)len, (long)JBIGI_MAX_OPERAND_BYTES);
+        jbigi_throw(env, "java/lang/ArithmeticException", message);
+        return 0;
+    }
+
+    op->nlimbs = jbigi_limbs_for_bytes((size_t)len);
+    op->limbs = op->stack;
+    if (op->nlimbs > JBIGI_STACK_OPERAND_LIMBS) {
+        op->limbs = malloc(op->nlimbs * sizeof(mp_limb_t));
+        if (op->limbs == NULL) {
+            jbigi_throw(env, "java/lang/OutOfMemoryError", "jbigi: no memory for an operand");
+            return 0;
+        }
+    }
+    /* Copied once, straight into the limb storage, and converted there. */
+    (*env)->GetByteArrayRegion(env, array, 0, len, (jbyte *)jbigi_bytes_slot(op->limbs, (size_t)len));
+    mpz_roinit_n(op->value, op->limbs, jbigi_bytes_to_limbs(op->limbs, (size_t)len));
+    return 1;
+}
+
+jbyteArray jbigi_new_result(JNIEnv *env, const mpz_t value)
+{
+    size_t len = jbigi_encoded_length(value);
+    jbyteArray result = (*env)->NewByteArray(env, (jsize)len);
+    if (result == NULL)
+        return NULL;
+
+    uint8_t stack_buffer[STACK_BUFFER_BYTES];
+    uint8_t *bytes = stack_buffer;
+    if (len > STACK_BUFFER_BYTES) {
+        bytes = malloc(len);
+        if (bytes == NULL) {
+            jbigi_throw(env, "java/lang/OutOfMemoryError", "jbigi: no memory for a result copy");
+            return NULL;
+        }
+    }
+    jbigi_export(bytes, len, value);
+    (*env)->SetByteArrayRegion(env, result, 0, (jsize)len, (const jbyte *)bytes);
+    /* Results can be secrets too (a Diffie-Hellman shared key). */
+    explicit_bzero(bytes, len);
+    if (bytes != stack_buffer)
+        free(bytes);
+    return result;
+}
