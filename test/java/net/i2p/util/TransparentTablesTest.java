@@ -1,0 +1,88 @@
+package net.i2p.util;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tables NativeBigInteger makes by itself for a repeated base: right
+ * under a race, bounded in memory, fast for the base that matters, and never
+ * a reason for the garbage collector to wait.  Each check runs in a fresh
+ * JVM (FixedBaseProbe), with the policy and heap it needs.
+ */
+class TransparentTablesTest {
+    private static Subprocess probe(List<String> options, String... args) throws IOException, InterruptedException {
+        List<String> jvm = new ArrayList<String>(options);
+        jvm.add("-Djava.library.path=" + System.getProperty("java.library.path"));
+        Subprocess p = Subprocess.run(Subprocess.mainClasses() + java.io.File.pathSeparator + Subprocess.testClasses(),
+                jvm, "net.i2p.util.FixedBaseProbe", args);
+        assertEquals(0, p.exitCode, p.output);
+        assertTrue(p.output.contains("done"), p.output);
+        return p;
+    }
+
+    private static long field(String output, String key) {
+        for (String line : output.split("\n")) {
+            if (line.startsWith(key + "="))
+                return Long.parseLong(line.substring(key.length() + 1).trim());
+        }
+        throw new AssertionError("no " + key + " in:\n" + output);
+    }
+
+    /**
+     * One base shared by 16 threads, each call with one of three moduli in
+     * turn, so the base's use record changes under the threads' feet: at
+     * after = 1 every switch of modulus makes a table.  Every result must be
+     * BigInteger's.
+     */
+    @Test
+    void sharedBaseOverSeveralModuliFromManyThreads() throws Exception {
+        assumeTrue(NativeBigInteger.hasFixedBase(), "no fixed-base natives: " + NativeBigInteger.loadStatus());
+        for (int after : new int[] {1, 2, 3}) {
+            Subprocess p = probe(Arrays.asList("-Djbigi.fixedBase.after=" + after), "race", "16", "1500");
+            assertEquals(16 * 1500, field(p.output, "calls"), p.output);
+            assertEquals(0, field(p.output, "wrong"), "after=" + after + ":\n" + p.output);
+        }
+    }
+
+    /**
+     * 400 bases kept alive, each used four times with one 2048-bit modulus,
+     * in a 32 MiB heap with a 4 MiB table bound: without a bound their
+     * tables (128 KiB each) would take 50 MiB.  The bound holds, direct
+     * memory stays near it once collected, and the hot base (used between
+     * every two calls) keeps the one table it got.
+     */
+    @Test
+    void manyReusedBasesStayWithinTheBound() throws Exception {
+        assumeTrue(NativeBigInteger.hasFixedBase(), "no fixed-base natives: " + NativeBigInteger.loadStatus());
+        long bound = 4L << 20;
+        Subprocess p = probe(Arrays.asList("-Xmx32m", "-XX:MaxDirectMemorySize=64m",
+                "-Djbigi.fixedBase.cacheBytes=4m"), "heap", "400", "2048");
+        assertEquals(0, field(p.output, "wrong"), p.output);
+        assertEquals(bound, field(p.output, "bound"), p.output);
+        assertTrue(field(p.output, "most-held") <= bound, p.output);
+        assertTrue(field(p.output, "tables-admitted") > 100, "bases did get tables:\n" + p.output);
+        // After a collection only the held tables and a few in flight remain.
+        assertTrue(field(p.output, "direct-bytes") <= 2 * bound, p.output);
+        assertTrue(p.output.contains("hot-kept=true"), p.output);
+    }
+
+    /**
+     * Fixed-base exponentiations in two threads while a third allocates:
+     * the collector must never wait for native code (no "GCLocker Initiated
+     * GC"), which it did while tables were read inside a JNI critical region.
+     */
+    @Test
+    void fixedBaseCallsNeverHoldUpTheCollector() throws Exception {
+        assumeTrue(NativeBigInteger.hasFixedBase(), "no fixed-base natives: " + NativeBigInteger.loadStatus());
+        Subprocess p = probe(Arrays.asList("-Xmx128m", "-XX:+UseG1GC", "-Xlog:gc"), "gclocker", "3");
+        assertTrue(p.output.contains("Pause Young"), "no young collection seen, so nothing was tested:\n" + p.output);
+        assertTrue(!p.output.contains("GCLocker"), p.output);
+    }
+}
