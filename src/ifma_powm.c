@@ -138,19 +138,46 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
     return 0;
 }
 
-/* dst = table[index] from 32 entries of words digits, reading every entry:
- * an entry is kept under an all-ones mask computed without a branch. */
+/* dst = table[index] from 32 entries of words digits, reading every entry
+ * in full: an entry is kept under an all-ones mask computed without a
+ * branch, so neither the addresses nor the instructions depend on index. */
+static uint64_t select_mask(unsigned index, unsigned j)
+{
+    /* (index ^ j) - 1 wraps to all ones in the top bit exactly when equal. */
+    return (uint64_t)0 - ((((uint64_t)(index ^ j)) - 1) >> 63);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* Only reached through jbigi_ifma_powm_sec, after ctx_init saw the CPU. */
+__attribute__((target("avx512f,avx512vl"))) static void select32(uint64_t *dst, const uint64_t *table,
+                                                                 size_t words, unsigned index)
+{
+    __m512i masks[32];
+    for (unsigned j = 0; j < 32; j++)
+        masks[j] = _mm512_set1_epi64((long long)select_mask(index, j));
+    for (size_t k = 0; k < words; k += 8) {
+        __m512i acc = _mm512_setzero_si512();
+        for (unsigned j = 0; j < 32; j++) {
+            __m512i v = _mm512_load_si512((const void *)(table + j * words + k));
+            acc = _mm512_ternarylogic_epi64(acc, v, masks[j], 0xF8); /* acc | (v & mask) */
+        }
+        _mm512_store_si512((void *)(dst + k), acc);
+    }
+    explicit_bzero(masks, sizeof masks); /* they tell the index */
+}
+#else
 static void select32(uint64_t *dst, const uint64_t *table, size_t words, unsigned index)
 {
     memset(dst, 0, words * sizeof(uint64_t));
     for (unsigned j = 0; j < 32; j++) {
-        /* (index ^ j) - 1 wraps to all ones exactly when index == j. */
-        uint64_t mask = (uint64_t)0 - ((((uint64_t)(index ^ j)) - 1) >> 63);
-        const uint64_t *entry = table + j * words;
+        uint64_t mask = select_mask(index, j);
         for (size_t k = 0; k < words; k++)
-            dst[k] |= entry[k] & mask;
+            dst[k] |= table[j * words + k] & mask;
     }
 }
+#endif
 
 int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
                         const mp_limb_t *m, mp_size_t n)
