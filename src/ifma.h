@@ -1,0 +1,128 @@
+/*
+ * ifma.h - modular exponentiation on AVX-512 IFMA (vpmadd52luq/vpmadd52huq):
+ * Montgomery arithmetic on radix-2^52 digits.  No JNI here.
+ *
+ * Numbers in the engine's domain are arrays of 52-bit digits, one per 64-bit
+ * word, least significant first, padded with zero digits to a whole number of
+ * 512-bit registers (8 digits) and aligned to 64 bytes.  For an n-limb modulus
+ * m the engine uses N = ceil((64 n + 2) / 52) digits and R = 2^(52 N), so that
+ * 4 m < R: the "almost Montgomery" product a b / R mod m then needs no final
+ * subtraction to stay below 2 m when both inputs are below 2 m, and only the
+ * conversion out of the domain subtracts (masked, in the constant-time path).
+ *
+ * Only code reached after jbigi_ifma_available() returned 1 executes AVX-512
+ * instructions: the files are compiled with plain flags and the vector code
+ * carries function target attributes.  On other architectures everything
+ * compiles to stubs that report the engine unavailable.
+ *
+ * Every function is reentrant; the only global state is the CPU flag,
+ * computed once.  Return codes: 0 success, JBIGI_IFMA_NO_MEMORY when an
+ * allocation failed, JBIGI_IFMA_UNSUPPORTED when the engine cannot run here
+ * or does not handle the size.
+ */
+#ifndef JBIGI_IFMA_H
+#define JBIGI_IFMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gmp.h>
+
+#define JBIGI_IFMA_NO_MEMORY 1
+#define JBIGI_IFMA_UNSUPPORTED 2
+
+/* The largest modulus, in 64-bit limbs, the engine handles (8192 bits). */
+#define JBIGI_IFMA_MAX_LIMBS 128
+
+/*
+ * 1 if this CPU and OS run the engine: CPUID leaf 7 reports AVX512F,
+ * AVX512IFMA and AVX512VL, CPUID leaf 1 OSXSAVE, and XCR0 shows the OS saves
+ * SSE, AVX, opmask and ZMM state (bits 1, 2, 5, 6, 7).  0 otherwise, and 0
+ * whenever the environment variable JBIGI_ENGINE is "gmp" (the forced-GMP
+ * switch: valgrind, for one, cannot execute AVX-512).  Computed once.
+ */
+int jbigi_ifma_available(void);
+
+/*
+ * 1 if the engine is available and beats GMP (mpz_powm and mpz_powm_sec
+ * alike, as measured by test/bench/ifma_bench.c) for an odd modulus of
+ * exactly n 64-bit limbs, top limb non-zero.
+ */
+int jbigi_ifma_takes(mp_size_t n);
+
+/*
+ * r = b^e mod m, variable time (sliding window).  m: n limbs, odd, top limb
+ * non-zero, n <= JBIGI_IFMA_MAX_LIMBS; b: n limbs, b < m; e: en >= 1 limbs
+ * (leading zero limbs allowed; e = 0 gives 1).  r: n limbs, fully reduced,
+ * exactly mpz_powm's value.  r may alias b.
+ */
+int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                    const mp_limb_t *m, mp_size_t n);
+
+/*
+ * r = b^e mod m in constant time: the same arguments, but e has exactly n
+ * limbs (zero-padded by the caller), and the time and memory addresses
+ * depend on n alone, not on b, e or m.  Fixed window of 5 bits over all
+ * 64 n exponent bits, every table entry read under a mask for each window,
+ * masked final subtraction.  All scratch is wiped before it is freed.
+ */
+int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
+                        const mp_limb_t *m, mp_size_t n);
+
+/* ---- The Montgomery layer, for callers with their own exponentiation ---- */
+
+/*
+ * A modulus prepared for the engine.  Read-only once initialised, so one
+ * context may serve any number of threads.  Fields are for reading only.
+ */
+typedef struct {
+    mp_size_t n;        /* limbs of the modulus */
+    int digits;         /* N: 52-bit digits of a number, R = 2^(52 N) */
+    int words;          /* digits rounded up to a multiple of 8: length of every digit array */
+    uint64_t k0;        /* -m^-1 mod 2^52 */
+    uint64_t *m;        /* the modulus in digits (words, 64-byte aligned) */
+    uint64_t *rr;       /* R^2 mod m in digits */
+    mp_limb_t *m_limbs; /* a copy of the modulus in limbs */
+    void *mem;          /* the one allocation behind the arrays */
+    size_t mem_size;
+} jbigi_ifma_ctx;
+
+/*
+ * Prepares ctx for the modulus m (n limbs, odd, top limb non-zero,
+ * n <= JBIGI_IFMA_MAX_LIMBS).  constant_time: compute R^2 mod m with GMP's
+ * side-channel-silent division (mpn_sec_div_r), for a secret modulus.
+ * Requires jbigi_ifma_available().  Free with jbigi_ifma_ctx_clear.
+ */
+int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, int constant_time);
+
+/* Wipes and frees what ctx_init allocated. */
+void jbigi_ifma_ctx_clear(jbigi_ifma_ctx *ctx);
+
+/*
+ * A digit array for ctx (ctx->words words, 64-byte aligned, zeroed), or NULL;
+ * count arrays at once.  Free with jbigi_ifma_free(p, ctx, count), which wipes.
+ */
+uint64_t *jbigi_ifma_alloc(const jbigi_ifma_ctx *ctx, size_t count);
+void jbigi_ifma_free(uint64_t *p, const jbigi_ifma_ctx *ctx, size_t count);
+
+/* GMP limbs <-> 52-bit digits.  to_digits writes words digits (zero above x). */
+void jbigi_ifma_to_digits(uint64_t *d, int words, const mp_limb_t *x, mp_size_t n);
+/* from_digits writes n limbs from a normalised digit array of at least
+ * ceil(64 n / 52) digits; bits above 64 n are dropped. */
+void jbigi_ifma_from_digits(mp_limb_t *x, mp_size_t n, const uint64_t *d);
+
+/*
+ * Montgomery form.  to_mont: r = a R mod m for a (n limbs) < m; the result is
+ * in [0, 2 m).  from_mont: x = a / R mod m fully reduced into [0, m), n limbs,
+ * for any a in [0, 2 m); masked subtraction, constant time.
+ */
+void jbigi_ifma_to_mont(const jbigi_ifma_ctx *ctx, uint64_t *r, const mp_limb_t *a);
+void jbigi_ifma_from_mont(const jbigi_ifma_ctx *ctx, mp_limb_t *x, const uint64_t *a);
+
+/*
+ * r = a b / R mod m and r = a a / R mod m, for a, b in [0, 2 m); r in [0, 2 m),
+ * normalised digits.  r may alias a or b.  Constant time.
+ */
+void jbigi_ifma_mul(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b);
+void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a);
+
+#endif

@@ -1,0 +1,360 @@
+/*
+ * ifma_mont.c - Montgomery multiplication on 52-bit digits with AVX-512 IFMA.
+ *
+ * The product r = a b / R mod m (R = 2^(52 N)) is the word-by-word
+ * ("operand scanning") almost-Montgomery multiplication: for each digit b[i]
+ *
+ *     q = (acc + a b[i]) (-1/m) mod 2^52
+ *     acc = (acc + a b[i] + q m) / 2^52
+ *
+ * with acc held unnormalised in K = words / 8 zmm registers, one 64-bit lane
+ * per digit.  vpmadd52luq adds the low 52 bits of each 52x52-bit product to a
+ * lane, vpmadd52huq the high 52 bits.  Per digit of b: the low halves go into
+ * the lanes of their own digit, the accumulator moves down one lane (the
+ * bottom digit, now a multiple of 2^52, leaves: valignq), and the high halves
+ * go into the lanes as they are after the move, i.e. one digit up.  That
+ * order needs no extra lane at the top and one shift per register per digit.
+ *
+ * The serial part is q: it needs the full value of the bottom digit.  That
+ * digit lives in a general register (D), never in the vector: the vector's
+ * lane 0 is stale and thrown away by each shift.  The next bottom digit is
+ * computed from lane 1 as it was *before* this step's multiply-adds, plus this
+ * step's contributions to it recomputed with scalar multiplications, so the
+ * chain q -> q' runs through a handful of scalar instructions and never waits
+ * for a vector multiply-add, a shift and an extraction in a row.
+ *
+ * Lanes never overflow: a lane receives at most 4 products' halves (< 2^52
+ * each) per digit of b, so at most 4 N 2^52 < 2^62 for N <= 160 digits.
+ * After the last digit, one vector pass moves each lane's bits above 52 up
+ * one lane; what is left is at most one carry per lane, which ripples through
+ * lanes equal to 2^52 - 1: computed at once on bit masks with one integer
+ * addition ((generate << 1) + propagate) ^ propagate, then added under mask.
+ * No branch or address depends on the values, so the product is constant time.
+ *
+ * Bounds: with 4 m < R and a, b < 2 m, r = (a b + q m) / R < (4 m^2 + R m) / R
+ * < 2 m.  So results stay in [0, 2 m) without a conditional subtraction, and
+ * only the final conversion out of the domain reduces fully.
+ *
+ * One function per register count K (1 .. 20: up to 160 digits, 8192 bits),
+ * from one always-inline body, so each keeps its accumulator in registers.
+ *
+ * TODO: a dedicated squaring (each cross product once, doubled) would save
+ * about a quarter of the multiply-adds of a squaring; squarings are most of
+ * an exponentiation.
+ */
+#define _DEFAULT_SOURCE /* explicit_bzero */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ifma.h"
+
+#define M52 ((UINT64_C(1) << 52) - 1)
+#define KMAX 20 /* registers of 8 digits: 160 digits, enough for 8192 bits */
+
+/* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m. */
+static int digits_for(mp_size_t n)
+{
+    return (int)((64 * n + 2 + 51) / 52);
+}
+
+/* ---- Conversion: portable C, constant time (only sizes steer it) ---- */
+
+void jbigi_ifma_to_digits(uint64_t *d, int words, const mp_limb_t *x, mp_size_t n)
+{
+    for (int j = 0; j < words; j++) {
+        size_t bit = (size_t)52 * (size_t)j;
+        size_t limb = bit / 64;
+        unsigned off = (unsigned)(bit % 64);
+        uint64_t v = 0;
+        if (limb < (size_t)n) {
+            v = x[limb] >> off;
+            if (off > 12 && limb + 1 < (size_t)n)
+                v |= x[limb + 1] << (64 - off);
+        }
+        d[j] = v & M52;
+    }
+}
+
+void jbigi_ifma_from_digits(mp_limb_t *x, mp_size_t n, const uint64_t *d)
+{
+    unsigned __int128 acc = 0;
+    unsigned have = 0; /* bits in acc */
+    int j = 0;
+    for (mp_size_t i = 0; i < n; i++) {
+        while (have < 64) {
+            acc |= (unsigned __int128)d[j++] << have;
+            have += 52;
+        }
+        x[i] = (mp_limb_t)acc;
+        acc >>= 64;
+        have -= 64;
+    }
+}
+
+/* ---- Memory ---- */
+
+static size_t round64(size_t size)
+{
+    return (size + 63) & ~(size_t)63;
+}
+
+uint64_t *jbigi_ifma_alloc(const jbigi_ifma_ctx *ctx, size_t count)
+{
+    size_t size = round64((size_t)ctx->words * sizeof(uint64_t) * count);
+    uint64_t *p = aligned_alloc(64, size);
+    if (p != NULL)
+        memset(p, 0, size);
+    return p;
+}
+
+void jbigi_ifma_free(uint64_t *p, const jbigi_ifma_ctx *ctx, size_t count)
+{
+    if (p == NULL)
+        return;
+    explicit_bzero(p, round64((size_t)ctx->words * sizeof(uint64_t) * count));
+    free(p);
+}
+
+void jbigi_ifma_ctx_clear(jbigi_ifma_ctx *ctx)
+{
+    if (ctx->mem != NULL) {
+        explicit_bzero(ctx->mem, ctx->mem_size);
+        free(ctx->mem);
+    }
+    memset(ctx, 0, sizeof *ctx);
+}
+
+/* -m^-1 mod 2^52 by Newton's iteration, fixed step count (m odd): each step
+ * doubles the correct low bits, from 3 (m m = 1 mod 8) to 96. */
+static uint64_t neg_inverse52(uint64_t m0)
+{
+    uint64_t inv = m0;
+    for (int i = 0; i < 5; i++)
+        inv *= 2 - m0 * inv;
+    return (0 - inv) & M52;
+}
+
+/* R^2 mod m, R = 2^(52 N), into ctx->rr; 0 or JBIGI_IFMA_NO_MEMORY. */
+static int compute_rr(jbigi_ifma_ctx *ctx, int constant_time)
+{
+    const mp_size_t n = ctx->n;
+    const size_t bit = (size_t)104 * (size_t)ctx->digits;
+    const mp_size_t nn = (mp_size_t)(bit / 64 + 1);
+    size_t scratch = constant_time ? (size_t)mpn_sec_div_r_itch(nn, n) : (size_t)(nn - n + 1);
+    mp_limb_t *num = calloc((size_t)nn + (size_t)n + scratch, sizeof(mp_limb_t));
+    if (num == NULL)
+        return JBIGI_IFMA_NO_MEMORY;
+    mp_limb_t *rem = num + nn, *tmp = rem + n;
+    num[bit / 64] = (mp_limb_t)1 << (bit % 64);
+    if (constant_time) {
+        mpn_sec_div_r(num, nn, ctx->m_limbs, n, tmp);
+        memcpy(rem, num, (size_t)n * sizeof(mp_limb_t));
+    } else {
+        mpn_tdiv_qr(tmp, rem, 0, num, nn, ctx->m_limbs, n);
+    }
+    jbigi_ifma_to_digits(ctx->rr, ctx->words, rem, n);
+    explicit_bzero(num, ((size_t)nn + (size_t)n + scratch) * sizeof(mp_limb_t));
+    free(num);
+    return 0;
+}
+
+int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, int constant_time)
+{
+    memset(ctx, 0, sizeof *ctx);
+    if (n < 1 || n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_available())
+        return JBIGI_IFMA_UNSUPPORTED;
+    ctx->n = n;
+    ctx->digits = digits_for(n);
+    ctx->words = (ctx->digits + 7) & ~7;
+    size_t words = (size_t)ctx->words * sizeof(uint64_t);
+    ctx->mem_size = 2 * words + round64((size_t)n * sizeof(mp_limb_t));
+    ctx->mem = aligned_alloc(64, ctx->mem_size);
+    if (ctx->mem == NULL)
+        return JBIGI_IFMA_NO_MEMORY;
+    ctx->m = ctx->mem;
+    ctx->rr = ctx->m + ctx->words;
+    ctx->m_limbs = (mp_limb_t *)(ctx->rr + ctx->words);
+    memcpy(ctx->m_limbs, m, (size_t)n * sizeof(mp_limb_t));
+    jbigi_ifma_to_digits(ctx->m, ctx->words, m, n);
+    ctx->k0 = neg_inverse52(m[0]);
+    int rc = compute_rr(ctx, constant_time);
+    if (rc != 0)
+        jbigi_ifma_ctx_clear(ctx);
+    return rc;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl")))
+#define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
+
+typedef unsigned __int128 u128;
+
+/*
+ * Normalises the K registers of R into 52-bit digits and stores them at r.
+ * The value must be below 2^(52 * 8 K) (it is: below 2 m).
+ */
+IFMA_INLINE void normalize_store(uint64_t *r, __m512i *R, const int K)
+{
+    const __m512i mask = _mm512_set1_epi64((long long)M52);
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i C[KMAX];
+#pragma GCC unroll 20
+    for (int k = 0; k < K; k++) {
+        C[k] = _mm512_srli_epi64(R[k], 52);
+        R[k] = _mm512_and_si512(R[k], mask);
+    }
+    /* Each lane's overflow into the next lane up. */
+    R[0] = _mm512_add_epi64(R[0], _mm512_alignr_epi64(C[0], zero, 7));
+#pragma GCC unroll 20
+    for (int k = 1; k < K; k++)
+        R[k] = _mm512_add_epi64(R[k], _mm512_alignr_epi64(C[k], C[k - 1], 7));
+
+    /* Lanes are now <= 2^52 - 1 + 2^12: a lane above 2^52 - 1 generates a
+     * carry of exactly 1, a lane equal to it passes one on. */
+    uint64_t G[(KMAX + 7) / 8] = {0}, P[(KMAX + 7) / 8] = {0};
+#pragma GCC unroll 20
+    for (int k = 0; k < K; k++) {
+        G[k / 8] |= (uint64_t)_mm512_cmpgt_epu64_mask(R[k], mask) << (8 * (k % 8));
+        P[k / 8] |= (uint64_t)_mm512_cmpeq_epu64_mask(R[k], mask) << (8 * (k % 8));
+    }
+    uint64_t inc[(KMAX + 7) / 8];
+    uint64_t carry = 0, gtop = 0;
+#pragma GCC unroll 3
+    for (int w = 0; w < (K + 7) / 8; w++) {
+        u128 s = (u128)((G[w] << 1) | gtop) + P[w] + carry;
+        gtop = G[w] >> 63;
+        carry = (uint64_t)(s >> 64);
+        inc[w] = (uint64_t)s ^ P[w];
+    }
+    const __m512i minus1 = _mm512_set1_epi64(-1);
+#pragma GCC unroll 20
+    for (int k = 0; k < K; k++) {
+        __mmask8 im = (__mmask8)(inc[k / 8] >> (8 * (k % 8)));
+        R[k] = _mm512_and_si512(_mm512_mask_sub_epi64(R[k], im, R[k], minus1), mask);
+        _mm512_store_si512((void *)(r + 8 * k), R[k]);
+    }
+}
+
+/* r = a b / 2^(52 N) + (0 or m): see the top of the file. */
+IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
+                     int N, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i R[KMAX], T[KMAX + 1];
+#pragma GCC unroll 20
+    for (int k = 0; k < K; k++)
+        R[k] = zero;
+    const uint64_t a0 = a[0], a1 = a[1], m0 = m[0], m1 = m[1];
+    uint64_t D = 0; /* the bottom digit, exactly */
+    for (int i = 0; i < N; i++) {
+        const uint64_t bi = b[i];
+        /* The next digit up as the vector holds it before this step. */
+        const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
+        const u128 pa0 = (u128)a0 * bi;
+        const uint64_t q = ((D + (uint64_t)pa0) * k0) & M52;
+        const u128 pm0 = (u128)m0 * q;
+        /* The bottom digit's low halves sum to a multiple of 2^52; what is
+         * above goes up with the high halves and this step's low halves of
+         * digit 1 (which the vector adds to its lane 1 too). */
+        const uint64_t c = (D + ((uint64_t)pa0 & M52) + ((uint64_t)pm0 & M52)) >> 52;
+        D = V + ((a1 * bi) & M52) + ((m1 * q) & M52) + (uint64_t)(pa0 >> 52) + (uint64_t)(pm0 >> 52) + c;
+
+        const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
+#pragma GCC unroll 20
+        for (int k = 0; k < K; k++) {
+            __m512i L = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
+            L = _mm512_madd52lo_epu64(L, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            T[k] = _mm512_add_epi64(R[k], L);
+        }
+        T[K] = zero;
+#pragma GCC unroll 20
+        for (int k = 0; k < K; k++) {
+            __m512i H = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
+            H = _mm512_madd52hi_epu64(H, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), H);
+        }
+    }
+    /* Lane 0 was stale; the exact bottom digit goes in. */
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K);
+}
+
+typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int);
+
+#define AMM_K(K)                                                                                       \
+    IFMA_TARGET static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
+                                    uint64_t k0, int N)                                                \
+    {                                                                                                  \
+        amm(r, a, b, m, k0, N, K);                                                                     \
+    }
+AMM_K(1) AMM_K(2) AMM_K(3) AMM_K(4) AMM_K(5) AMM_K(6) AMM_K(7) AMM_K(8) AMM_K(9) AMM_K(10)
+AMM_K(11) AMM_K(12) AMM_K(13) AMM_K(14) AMM_K(15) AMM_K(16) AMM_K(17) AMM_K(18) AMM_K(19) AMM_K(20)
+
+static const amm_fn amm_for_k[KMAX + 1] = {
+    NULL,    amm_1,  amm_2,  amm_3,  amm_4,  amm_5,  amm_6,  amm_7,  amm_8,  amm_9,  amm_10,
+    amm_11, amm_12, amm_13, amm_14, amm_15, amm_16, amm_17, amm_18, amm_19, amm_20,
+};
+
+void jbigi_ifma_mul(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    amm_for_k[ctx->words / 8](r, a, b, ctx->m, ctx->k0, ctx->digits);
+}
+
+void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a)
+{
+    amm_for_k[ctx->words / 8](r, a, a, ctx->m, ctx->k0, ctx->digits);
+}
+
+#else /* not x86-64: ctx_init refuses, so these are never reached */
+
+void jbigi_ifma_mul(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    (void)ctx;
+    (void)r;
+    (void)a;
+    (void)b;
+    abort();
+}
+
+void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a)
+{
+    (void)ctx;
+    (void)r;
+    (void)a;
+    abort();
+}
+
+#endif
+
+/* ---- Into and out of the Montgomery domain (on top of mul) ---- */
+
+#define MAX_WORDS (KMAX * 8)
+
+void jbigi_ifma_to_mont(const jbigi_ifma_ctx *ctx, uint64_t *r, const mp_limb_t *a)
+{
+    _Alignas(64) uint64_t t[MAX_WORDS];
+    jbigi_ifma_to_digits(t, ctx->words, a, ctx->n);
+    jbigi_ifma_mul(ctx, r, t, ctx->rr);
+    explicit_bzero(t, sizeof t);
+}
+
+void jbigi_ifma_from_mont(const jbigi_ifma_ctx *ctx, mp_limb_t *x, const uint64_t *a)
+{
+    _Alignas(64) uint64_t one[MAX_WORDS], t[MAX_WORDS];
+    mp_limb_t s[JBIGI_IFMA_MAX_LIMBS];
+    const mp_size_t n = ctx->n;
+    memset(one, 0, (size_t)ctx->words * sizeof(uint64_t));
+    one[0] = 1;
+    /* a / R mod m, here in [0, m]: (a + q m) / R < (R + R m) / R = m + 1. */
+    jbigi_ifma_mul(ctx, t, a, one);
+    jbigi_ifma_from_digits(x, n, t);
+    /* x = m only when a = 0 mod m: subtract m if x >= m, under a mask. */
+    mp_limb_t borrow = mpn_sub_n(s, x, ctx->m_limbs, n);
+    mp_limb_t take = borrow - 1; /* all ones when x >= m */
+    for (mp_size_t i = 0; i < n; i++)
+        x[i] = (s[i] & take) | (x[i] & ~take);
+    explicit_bzero(t, sizeof t);
+    explicit_bzero(s, sizeof s);
+}

@@ -1,0 +1,220 @@
+/*
+ * ifma_powm.c - b^e mod m on the IFMA Montgomery layer (ifma_mont.c):
+ * variable time (sliding window) and constant time (fixed window).
+ *
+ * Edge cases (m odd, n limbs, top limb non-zero; b < m):
+ *
+ *   e = 0               1 mod m: the variable-time path returns early (for
+ *                       m = 1 that is 0; n = 1 then).  The constant-time
+ *                       path computes it like any exponent: the table's
+ *                       entry 0 is R mod m, and from_mont gives 1 mod m.
+ *   b = 0               every power is 0 (e > 0); the Montgomery values may
+ *                       be m rather than 0 (they live in [0, 2 m)), and
+ *                       from_mont's final masked subtraction maps m to 0.
+ *   b = 1, b = m - 1    nothing special: exact arithmetic throughout.
+ *   n beyond the engine JBIGI_IFMA_UNSUPPORTED (more than 8192 bits), as is
+ *                       a CPU without IFMA: the caller uses GMP.
+ *
+ * Results are fully reduced, so they equal mpz_powm's bit for bit.
+ *
+ * TODO: the window tables could be built with squarings for the even entries
+ * (the constant-time table) once squaring is cheaper than multiplication.
+ * TODO: sizes below 1024 bits lose to GMP (jbigi_ifma_takes): two or more
+ * independent exponentiations interleaved in one pass would hide the latency
+ * of the scalar q chain there.
+ */
+#define _DEFAULT_SOURCE /* explicit_bzero */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ifma.h"
+
+/* The smallest and largest moduli, in limbs, where the engine wins: see
+ * test/bench/ifma_bench.c for the measurement. */
+#define TAKES_MIN_LIMBS 16
+#define TAKES_MAX_LIMBS JBIGI_IFMA_MAX_LIMBS
+
+int jbigi_ifma_takes(mp_size_t n)
+{
+    return n >= TAKES_MIN_LIMBS && n <= TAKES_MAX_LIMBS && jbigi_ifma_available();
+}
+
+static int bit_at(const mp_limb_t *e, size_t i)
+{
+    return (int)((e[i / 64] >> (i % 64)) & 1);
+}
+
+/* Bits [pos, pos + 5) of e (n limbs), zero above 64 n.  The limbs read
+ * depend on pos only, which is public. */
+static unsigned window5(const mp_limb_t *e, mp_size_t n, size_t pos)
+{
+    size_t limb = pos / 64;
+    unsigned off = (unsigned)(pos % 64);
+    mp_limb_t v = e[limb] >> off;
+    if (off > 59 && limb + 1 < (size_t)n)
+        v |= e[limb + 1] << (64 - off);
+    return (unsigned)(v & 31);
+}
+
+/* The window width with the fewest multiplications for ebits bits:
+ * ebits / (w + 1) multiplications plus 2^(w-1) table entries. */
+static int window_for(size_t ebits)
+{
+    int best = 1;
+    double best_cost = (double)ebits / 2.0 + 1.0;
+    for (int w = 2; w <= 8; w++) {
+        double cost = (double)ebits / (w + 1) + (double)(1u << (w - 1));
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = w;
+        }
+    }
+    return best;
+}
+
+int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                    const mp_limb_t *m, mp_size_t n)
+{
+    while (en > 0 && e[en - 1] == 0)
+        en--;
+    if (en == 0) { /* b^0 = 1, and 1 mod 1 = 0 */
+        memset(r, 0, (size_t)n * sizeof(mp_limb_t));
+        r[0] = (n == 1 && m[0] == 1) ? 0 : 1;
+        return 0;
+    }
+    jbigi_ifma_ctx ctx;
+    int rc = jbigi_ifma_ctx_init(&ctx, m, n, 0);
+    if (rc != 0)
+        return rc;
+
+    size_t ebits = (size_t)en * 64 - (size_t)__builtin_clzll(e[en - 1]);
+    int w = window_for(ebits);
+    size_t entries = (size_t)1 << (w - 1); /* odd powers b, b^3, ..., b^(2^w - 1) */
+    uint64_t *mem = jbigi_ifma_alloc(&ctx, entries + 2);
+    if (mem == NULL) {
+        jbigi_ifma_ctx_clear(&ctx);
+        return JBIGI_IFMA_NO_MEMORY;
+    }
+    const size_t words = (size_t)ctx.words;
+    uint64_t *table = mem, *acc = mem + entries * words, *b2 = acc + words;
+
+    jbigi_ifma_to_mont(&ctx, table, b);
+    if (entries > 1) {
+        jbigi_ifma_sqr(&ctx, b2, table);
+        for (size_t j = 1; j < entries; j++)
+            jbigi_ifma_mul(&ctx, table + j * words, table + (j - 1) * words, b2);
+    }
+
+    /* Left to right: a window starts at a set bit and ends, at most w bits
+     * lower, at a set bit, so its value is odd. */
+    int started = 0;
+    size_t i = ebits; /* bits i-1 .. 0 remain */
+    while (i > 0) {
+        if (!bit_at(e, i - 1)) {
+            jbigi_ifma_sqr(&ctx, acc, acc); /* started: the top bit is set */
+            i--;
+            continue;
+        }
+        size_t lo = i >= (size_t)w ? i - (size_t)w : 0;
+        while (!bit_at(e, lo))
+            lo++;
+        unsigned val = 0;
+        for (size_t k = i; k-- > lo;)
+            val = (val << 1) | (unsigned)bit_at(e, k);
+        const uint64_t *entry = table + (size_t)(val >> 1) * words;
+        if (started) {
+            for (size_t k = lo; k < i; k++)
+                jbigi_ifma_sqr(&ctx, acc, acc);
+            jbigi_ifma_mul(&ctx, acc, acc, entry);
+        } else {
+            memcpy(acc, entry, words * sizeof(uint64_t));
+            started = 1;
+        }
+        i = lo;
+    }
+    jbigi_ifma_from_mont(&ctx, r, acc);
+    jbigi_ifma_free(mem, &ctx, entries + 2);
+    jbigi_ifma_ctx_clear(&ctx);
+    return 0;
+}
+
+/* dst = table[index] from 32 entries of words digits, reading every entry
+ * in full: an entry is kept under an all-ones mask computed without a
+ * branch, so neither the addresses nor the instructions depend on index. */
+static uint64_t select_mask(unsigned index, unsigned j)
+{
+    /* (index ^ j) - 1 wraps to all ones in the top bit exactly when equal. */
+    return (uint64_t)0 - ((((uint64_t)(index ^ j)) - 1) >> 63);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* Only reached through jbigi_ifma_powm_sec, after ctx_init saw the CPU. */
+__attribute__((target("avx512f,avx512vl"))) static void select32(uint64_t *dst, const uint64_t *table,
+                                                                 size_t words, unsigned index)
+{
+    __m512i masks[32];
+    for (unsigned j = 0; j < 32; j++)
+        masks[j] = _mm512_set1_epi64((long long)select_mask(index, j));
+    for (size_t k = 0; k < words; k += 8) {
+        __m512i acc = _mm512_setzero_si512();
+        for (unsigned j = 0; j < 32; j++) {
+            __m512i v = _mm512_load_si512((const void *)(table + j * words + k));
+            acc = _mm512_ternarylogic_epi64(acc, v, masks[j], 0xF8); /* acc | (v & mask) */
+        }
+        _mm512_store_si512((void *)(dst + k), acc);
+    }
+    explicit_bzero(masks, sizeof masks); /* they tell the index */
+}
+#else
+static void select32(uint64_t *dst, const uint64_t *table, size_t words, unsigned index)
+{
+    memset(dst, 0, words * sizeof(uint64_t));
+    for (unsigned j = 0; j < 32; j++) {
+        uint64_t mask = select_mask(index, j);
+        for (size_t k = 0; k < words; k++)
+            dst[k] |= table[j * words + k] & mask;
+    }
+}
+#endif
+
+int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
+                        const mp_limb_t *m, mp_size_t n)
+{
+    jbigi_ifma_ctx ctx;
+    int rc = jbigi_ifma_ctx_init(&ctx, m, n, 1);
+    if (rc != 0)
+        return rc;
+    const size_t words = (size_t)ctx.words;
+    uint64_t *mem = jbigi_ifma_alloc(&ctx, 32 + 2);
+    if (mem == NULL) {
+        jbigi_ifma_ctx_clear(&ctx);
+        return JBIGI_IFMA_NO_MEMORY;
+    }
+    uint64_t *table = mem, *acc = mem + 32 * words, *t = acc + words;
+
+    /* table[j] = b^j R mod m; table[0] = R mod m = (R^2 mod m) / R. */
+    memset(t, 0, words * sizeof(uint64_t));
+    t[0] = 1;
+    jbigi_ifma_mul(&ctx, table, ctx.rr, t);
+    jbigi_ifma_to_mont(&ctx, table + words, b);
+    for (size_t j = 2; j < 32; j++)
+        jbigi_ifma_mul(&ctx, table + j * words, table + (j - 1) * words, table + words);
+
+    /* 5-bit windows from the top of the 64 n exponent bits. */
+    const size_t bits = (size_t)n * 64;
+    size_t pos = (bits - 1) / 5 * 5;
+    select32(acc, table, words, window5(e, n, pos));
+    while (pos > 0) {
+        pos -= 5;
+        for (int k = 0; k < 5; k++)
+            jbigi_ifma_sqr(&ctx, acc, acc);
+        select32(t, table, words, window5(e, n, pos));
+        jbigi_ifma_mul(&ctx, acc, acc, t);
+    }
+    jbigi_ifma_from_mont(&ctx, r, acc);
+    jbigi_ifma_free(mem, &ctx, 32 + 2);
+    jbigi_ifma_ctx_clear(&ctx);
+    return 0;
+}

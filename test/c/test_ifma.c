@@ -1,0 +1,311 @@
+/*
+ * test_ifma.c - the AVX-512 IFMA engine (src/ifma*.c) against GMP:
+ * jbigi_ifma_powm against mpz_powm and jbigi_ifma_powm_sec against
+ * mpz_powm_sec, bit for bit, on edge cases and random cases at every modulus
+ * size the engine handles (1 to 128 limbs, 64 to 8192 bits), and the
+ * Montgomery layer's own functions (conversions, mul, sqr, to/from_mont).
+ *
+ * Where the engine cannot run (no IFMA, or JBIGI_ENGINE=gmp) the engine tests
+ * are skipped with a message; the checks that apply everywhere still run:
+ * the forced-GMP switch is obeyed, and the entry points refuse to run.
+ *
+ * JBIGI_TEST_SEED replays a run; JBIGI_TEST_SCALE (percent) scales the
+ * random case counts.
+ */
+#include <gmp.h>
+#include <string.h>
+
+#include "check.h"
+#include "ifma.h"
+
+#define MAXN JBIGI_IFMA_MAX_LIMBS
+
+/* Random limbs: uniform, or (one time in three) long runs of ones and zeros,
+ * the patterns that stress carry chains, as mpz_rrandomb does. */
+static void random_limbs(mp_limb_t *x, mp_size_t n)
+{
+    if (rng_next() % 3 != 0) {
+        for (mp_size_t i = 0; i < n; i++)
+            x[i] = rng_next();
+        return;
+    }
+    memset(x, 0, (size_t)n * sizeof(mp_limb_t));
+    size_t bits = (size_t)n * 64, pos = 0;
+    int ones = (int)(rng_next() & 1);
+    while (pos < bits) {
+        size_t run = 1 + rng_next() % 80;
+        if (ones)
+            for (size_t i = pos; i < pos + run && i < bits; i++)
+                x[i / 64] |= (mp_limb_t)1 << (i % 64);
+        pos += run;
+        ones = !ones;
+    }
+}
+
+static mp_size_t normalized_size(const mp_limb_t *x, mp_size_t n)
+{
+    while (n > 0 && x[n - 1] == 0)
+        n--;
+    return n;
+}
+
+static int limbs_equal_mpz(const mp_limb_t *x, mp_size_t n, const mpz_t want)
+{
+    mpz_t got;
+    mpz_roinit_n(got, x, normalized_size(x, n));
+    return mpz_cmp(got, want) == 0;
+}
+
+static unsigned long engine_cases;
+
+/*
+ * Runs both exponentiations on (b, e, m) and checks them against GMP.
+ * b has n limbs and is < m; e has en limbs (en <= n).
+ */
+static void check_case(const char *what, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                       const mp_limb_t *m, mp_size_t n, int with_ct)
+{
+    mp_limb_t r[MAXN], epad[MAXN];
+    mpz_t zb, ze, zm, want;
+    mpz_init(want);
+    mpz_roinit_n(zb, b, normalized_size(b, n));
+    mpz_roinit_n(ze, e, normalized_size(e, en));
+    mpz_roinit_n(zm, m, n);
+
+    mpz_powm(want, zb, ze, zm);
+    memset(r, 0xa5, sizeof r);
+    int rc = jbigi_ifma_powm(r, b, e, en, m, n);
+    CHECK(rc == 0, "%s: powm n=%ld returned %d", what, (long)n, rc);
+    CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm differs from mpz_powm (n=%ld, en=%ld)", what,
+          (long)n, (long)en);
+    engine_cases++;
+
+    if (with_ct) {
+        memset(epad, 0, sizeof epad);
+        memcpy(epad, e, (size_t)en * sizeof(mp_limb_t));
+        if (mpz_sgn(ze) > 0)
+            mpz_powm_sec(want, zb, ze, zm); /* GMP's requires e > 0 */
+        else
+            mpz_set_ui(want, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
+        memset(r, 0x5a, sizeof r);
+        rc = jbigi_ifma_powm_sec(r, b, epad, m, n);
+        CHECK(rc == 0, "%s: powm_sec n=%ld returned %d", what, (long)n, rc);
+        CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm_sec differs from mpz_powm_sec (n=%ld)", what,
+              (long)n);
+        engine_cases++;
+    }
+    mpz_clear(want);
+}
+
+/* b = a random value below m (n limbs). */
+static void random_below(mp_limb_t *b, const mp_limb_t *m, mp_size_t n)
+{
+    random_limbs(b, n);
+    mp_size_t top = normalized_size(m, n);
+    /* Below m: fewer bits than m, or m's top limb halved. */
+    b[top - 1] = m[top - 1] > 1 ? b[top - 1] % m[top - 1] : 0;
+    for (mp_size_t i = top; i < n; i++)
+        b[i] = 0;
+}
+
+static void random_modulus(mp_limb_t *m, mp_size_t n)
+{
+    random_limbs(m, n);
+    if (m[n - 1] == 0)
+        m[n - 1] = rng_next() | 1;
+    m[0] |= 1;
+}
+
+/* The moduli of one size that sit on edges. */
+static void edge_moduli(mp_size_t n, mp_limb_t (*out)[MAXN], int *count)
+{
+    int c = 0;
+    /* 2^k - 1, the largest of the size */
+    for (mp_size_t i = 0; i < n; i++)
+        out[c][i] = ~(mp_limb_t)0;
+    c++;
+    /* 2^(k-1) + 1 */
+    memset(out[c], 0, sizeof out[c]);
+    out[c][0] = 1;
+    out[c][n - 1] |= (mp_limb_t)1 << 63;
+    c++;
+    /* the smallest odd modulus of n limbs: 2^(64(n-1)) + 1 */
+    if (n > 1) {
+        memset(out[c], 0, sizeof out[c]);
+        out[c][0] = 1;
+        out[c][n - 1] = 1;
+        c++;
+    }
+    /* a random one with top limb 1 (N digits just covering it) */
+    random_modulus(out[c], n);
+    out[c][n - 1] = 1;
+    c++;
+    *count = c;
+}
+
+static void check_edge_cases(mp_size_t n)
+{
+    mp_limb_t moduli[4][MAXN];
+    int count;
+    edge_moduli(n, moduli, &count);
+    for (int mi = 0; mi < count; mi++) {
+        const mp_limb_t *m = moduli[mi];
+        mp_limb_t bases[5][MAXN];
+        memset(bases, 0, sizeof bases);
+        bases[1][0] = 1; /* 0, 1 */
+        mpn_sub_1(bases[2], m, n, 1); /* m - 1 */
+        bases[3][0] = 2;
+        random_below(bases[4], m, n);
+        mp_limb_t exps[7][MAXN];
+        mp_size_t elen[7];
+        memset(exps, 0, sizeof exps);
+        exps[0][0] = 1; elen[0] = 1;                      /* 1 */
+        exps[1][0] = 2; elen[1] = 1;                      /* 2 */
+        exps[2][0] = 31; elen[2] = 1;                     /* 2^5 - 1 */
+        exps[3][0] = ~(mp_limb_t)0; elen[3] = 1;          /* 2^64 - 1 */
+        for (mp_size_t i = 0; i < n; i++)                 /* all ones, full length */
+            exps[4][i] = ~(mp_limb_t)0;
+        elen[4] = n;
+        random_limbs(exps[5], n); elen[5] = n;            /* random, full length */
+        elen[6] = 1;                                      /* 0 */
+        for (int bi = 0; bi < 5; bi++)
+            for (int ei = 0; ei < 7; ei++)
+                check_case("edge", bases[bi], exps[ei], elen[ei], m, n, 1);
+    }
+}
+
+/* Random cases of n limbs: random moduli, bases, exponents of random length
+ * (short ones mostly: the constant-time path runs the full length anyway). */
+static void check_random(mp_size_t n, long cases, long ct_cases)
+{
+    mp_limb_t m[MAXN], b[MAXN], e[MAXN];
+    for (long c = 0; c < cases; c++) {
+        random_modulus(m, n);
+        random_below(b, m, n);
+        mp_size_t en;
+        if (rng_next() % 8 == 0)
+            en = 1 + (mp_size_t)(rng_next() % (uint64_t)n);
+        else
+            en = 1 + (mp_size_t)(rng_next() % 2);
+        if (c < ct_cases && en > n)
+            en = n; /* the constant-time exponent has at most n limbs */
+        random_limbs(e, en);
+        if (rng_next() % 2) /* a random bit length within the top limb */
+            e[en - 1] >>= rng_next() % 64;
+        check_case("random", b, e, en, m, n, c < ct_cases);
+    }
+}
+
+/* The Montgomery layer on its own: conversions round-trip, and mul/sqr
+ * followed by from_mont give a b mod m and a^2 mod m. */
+static void check_layer(mp_size_t n, long cases)
+{
+    jbigi_ifma_ctx ctx;
+    mp_limb_t m[MAXN], a[MAXN], b[MAXN], x[MAXN];
+    for (long c = 0; c < cases; c++) {
+        random_modulus(m, n);
+        random_below(a, m, n);
+        random_below(b, m, n);
+        int ct = (int)(c & 1);
+        int rc = jbigi_ifma_ctx_init(&ctx, m, n, ct);
+        CHECK(rc == 0, "ctx_init n=%ld: %d", (long)n, rc);
+        if (rc != 0)
+            return;
+        uint64_t *d = jbigi_ifma_alloc(&ctx, 3);
+        CHECK(d != NULL, "alloc");
+        if (d == NULL) {
+            jbigi_ifma_ctx_clear(&ctx);
+            return;
+        }
+        uint64_t *da = d, *db = d + ctx.words, *dr = db + ctx.words;
+        jbigi_ifma_to_digits(da, ctx.words, a, n);
+        jbigi_ifma_from_digits(x, n, da);
+        CHECK(memcmp(x, a, (size_t)n * sizeof(mp_limb_t)) == 0, "digits round trip n=%ld", (long)n);
+
+        mpz_t za, zb, zm, want;
+        mpz_roinit_n(za, a, normalized_size(a, n));
+        mpz_roinit_n(zb, b, normalized_size(b, n));
+        mpz_roinit_n(zm, m, n);
+        mpz_init(want);
+        jbigi_ifma_to_mont(&ctx, da, a);
+        jbigi_ifma_to_mont(&ctx, db, b);
+        jbigi_ifma_from_mont(&ctx, x, da);
+        CHECK(limbs_equal_mpz(x, n, za), "to_mont/from_mont round trip n=%ld", (long)n);
+        jbigi_ifma_mul(&ctx, dr, da, db);
+        jbigi_ifma_from_mont(&ctx, x, dr);
+        mpz_mul(want, za, zb);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(x, n, want), "mul n=%ld", (long)n);
+        jbigi_ifma_sqr(&ctx, dr, da);
+        jbigi_ifma_from_mont(&ctx, x, dr);
+        mpz_mul(want, za, za);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(x, n, want), "sqr n=%ld", (long)n);
+        /* In-place: r aliases a. */
+        jbigi_ifma_mul(&ctx, da, da, db);
+        jbigi_ifma_from_mont(&ctx, x, da);
+        mpz_mul(want, za, zb);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(x, n, want), "mul in place n=%ld", (long)n);
+        /* Every digit normalised, digits above N zero. */
+        int ok = 1;
+        for (int i = 0; i < ctx.words; i++)
+            ok &= (dr[i] >> 52) == 0 && (i < ctx.digits || dr[i] == 0);
+        CHECK(ok, "sqr result not normalised n=%ld", (long)n);
+        mpz_clear(want);
+        jbigi_ifma_free(d, &ctx, 3);
+        jbigi_ifma_ctx_clear(&ctx);
+    }
+}
+
+/* Checks that hold on every CPU. */
+static void check_switch(void)
+{
+    const char *env = getenv("JBIGI_ENGINE");
+    int forced = env != NULL && strcmp(env, "gmp") == 0;
+    if (forced)
+        CHECK(!jbigi_ifma_available(), "JBIGI_ENGINE=gmp but the engine reports available");
+    CHECK(jbigi_ifma_available() == jbigi_ifma_available(), "availability changed between calls");
+    if (!jbigi_ifma_available()) {
+        mp_limb_t m[32], b[32], e[32], r[32];
+        memset(m, 0xff, sizeof m);
+        memset(b, 0, sizeof b);
+        memset(e, 0, sizeof e);
+        e[0] = 3;
+        CHECK(!jbigi_ifma_takes(32), "unavailable engine takes a size");
+        CHECK(jbigi_ifma_powm(r, b, e, 1, m, 32) == JBIGI_IFMA_UNSUPPORTED, "unavailable powm ran");
+        CHECK(jbigi_ifma_powm_sec(r, b, e, m, 32) == JBIGI_IFMA_UNSUPPORTED, "unavailable powm_sec ran");
+        jbigi_ifma_ctx ctx;
+        CHECK(jbigi_ifma_ctx_init(&ctx, m, 32, 0) == JBIGI_IFMA_UNSUPPORTED, "unavailable ctx_init ran");
+    } else {
+        CHECK(!jbigi_ifma_takes(JBIGI_IFMA_MAX_LIMBS + 1), "takes a size beyond the engine");
+        CHECK(jbigi_ifma_takes(32), "does not take 2048 bits");
+    }
+}
+
+int main(void)
+{
+    test_seed("test_ifma");
+    check_switch();
+    if (!jbigi_ifma_available()) {
+        printf("# test_ifma: SKIPPED the engine tests: %s\n",
+               getenv("JBIGI_ENGINE") && strcmp(getenv("JBIGI_ENGINE"), "gmp") == 0
+                   ? "JBIGI_ENGINE=gmp forces GMP"
+                   : "this CPU or OS has no AVX-512 IFMA");
+        return finish("test_ifma");
+    }
+    for (mp_size_t n = 1; n <= MAXN; n++) {
+        /* Edge cases at every size up to 2048 bits and on boundaries above. */
+        if (n <= 33 || n % 16 <= 1 || n % 16 == 15 || n == MAXN)
+            check_edge_cases(n);
+        check_layer(n, test_scale(n <= 32 ? 40 : 8));
+        /* Random cases: the variable-time count falls with the size (the
+         * exponents are mostly short, GMP's reference dominates); the
+         * constant-time path runs all 64 n exponent bits, so fewer. */
+        long cases = n <= 16 ? 4000 : n <= 32 ? 3000 : n <= 64 ? 1500 : 800;
+        long ct = n <= 16 ? 300 : n <= 32 ? 60 : n <= 64 ? 12 : 3;
+        check_random(n, test_scale(cases), test_scale(ct));
+    }
+    printf("# test_ifma: %lu engine exponentiations compared with GMP\n", engine_cases);
+    return finish("test_ifma");
+}
