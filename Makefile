@@ -63,7 +63,7 @@ endif
 
 JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
 C_SOURCES := src/jbigi.c src/fixedbase_jni.c src/jni_util.c src/convert.c src/arith.c src/version.c \
-  src/wipe.c src/scratch.c src/fixedbase.c
+  src/wipe.c src/scratch.c src/fixedbase.c src/engine.c src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 RESOURCE_NAME = libjbigi-linux-$(JBIGI_CPU)_64.so
 
@@ -79,14 +79,15 @@ build/classes.stamp: $(JAVA_SOURCES)
 	$(JAVAC) --release 8 -Xlint:all,-options -Werror -d build/classes -h build/generated-include $(JAVA_SOURCES)
 	@touch $@
 
-# include/jbigi.h is javac's headers of the two classes with natives, one after the other.
+# include/jbigi.h is javac's headers of the classes with natives, one after the other.
 build/generated-include/jbigi.h: build/classes.stamp
 	cat build/generated-include/net_i2p_util_NativeBigInteger.h \
-	  build/generated-include/net_i2p_util_FixedBase.h > $@
+	  build/generated-include/net_i2p_util_FixedBase.h \
+	  build/generated-include/net_i2p_util_Engine.h > $@
 
 check-header: build/generated-include/jbigi.h
 	@cmp -s $< include/jbigi.h || { \
-	  echo "include/jbigi.h is stale: the natives in NativeBigInteger.java or FixedBase.java changed. Run 'make header' and commit include/jbigi.h." >&2; \
+	  echo "include/jbigi.h is stale: the natives in NativeBigInteger, FixedBase or Engine changed. Run 'make header' and commit include/jbigi.h." >&2; \
 	  exit 1; }
 
 header: build/generated-include/jbigi.h

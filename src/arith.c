@@ -15,6 +15,8 @@
  */
 #include "arith.h"
 
+#include "engine.h"
+#include "ifma.h"
 #include "scratch.h"
 
 const char *jbigi_status_message(enum jbigi_status status)
@@ -34,6 +36,62 @@ const char *jbigi_status_message(enum jbigi_status status)
     return "unknown error";
 }
 
+/*
+ * r = base^exp mod m on the IFMA engine, for odd m of a size it takes and
+ * exp >= 1: variable time, or constant time over the modulus' full width
+ * (then exp has at most m's limbs).  The base is reduced into [0, m) first
+ * (public, variable time).  Returns JBIGI_OK, JBIGI_NO_MEMORY, or -1 if the
+ * engine did not run and GMP must.
+ */
+static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m, int constant_time)
+{
+    const mp_size_t n = (mp_size_t)mpz_size(m);
+    const mp_size_t exp_size = (mp_size_t)mpz_size(exp);
+    /* Scratch: the base as n limbs, and for constant time the exponent padded to n. */
+    const size_t scratch_limbs = (size_t)n + (constant_time ? (size_t)n : 0);
+    mp_limb_t *scratch = jbigi_scratch_alloc(scratch_limbs);
+    if (scratch == NULL)
+        return JBIGI_NO_MEMORY;
+    mp_limb_t *b = scratch;
+    if (mpz_sgn(base) >= 0 && mpz_cmp(base, m) < 0) {
+        mpn_copyi(b, mpz_limbs_read(base), (mp_size_t)mpz_size(base));
+    } else {
+        mpz_t reduced;
+        mpz_init(reduced);
+        mpz_mod(reduced, base, m);
+        mpn_copyi(b, mpz_limbs_read(reduced), (mp_size_t)mpz_size(reduced));
+        mpz_clear(reduced);
+    }
+    int rc;
+    mp_limb_t *rp = mpz_limbs_write(r, n);
+    if (constant_time) {
+        mp_limb_t *e = scratch + n;
+        mpn_copyi(e, mpz_limbs_read(exp), exp_size);
+        rc = jbigi_ifma_powm_sec(rp, b, e, mpz_limbs_read(m), n);
+    } else {
+        rc = jbigi_ifma_powm(rp, b, mpz_limbs_read(exp), exp_size, mpz_limbs_read(m), n);
+    }
+    mpz_limbs_finish(r, rc == 0 ? n : 0);
+    jbigi_scratch_free(scratch, scratch_limbs);
+    if (rc == JBIGI_IFMA_NO_MEMORY)
+        return JBIGI_NO_MEMORY;
+    return rc == 0 ? JBIGI_OK : -1;
+}
+
+/* mpz_powm, or the IFMA engine where it takes the modulus (odd, its sizes).
+ * r may alias base: both read the base before writing r. */
+static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
+{
+    if (mpz_odd_p(m) && mpz_sgn(exp) > 0 && jbigi_engine_ifma_takes((mp_size_t)mpz_size(m))) {
+        int status = ifma_power(r, base, exp, m, 0);
+        if (status >= 0)
+            return (enum jbigi_status)status;
+    }
+    /* mpz_powm takes any base, including negative ones and ones >= m. */
+    mpz_powm(r, base, exp, m);
+    return JBIGI_OK;
+}
+
 enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
     if (mpz_sgn(m) <= 0)
@@ -42,20 +100,16 @@ enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const
         mpz_set_ui(r, 0);
         return JBIGI_OK;
     }
-    if (mpz_sgn(exp) >= 0) {
-        /* mpz_powm takes any base, including negative ones and ones >= m. */
-        mpz_powm(r, base, exp, m);
-        return JBIGI_OK;
-    }
-    /* (base^-1)^|exp|: r holds the inverse, then is raised in place (GMP
+    if (mpz_sgn(exp) >= 0)
+        return powm(r, base, exp, m);
+    /* (base^-1)^|exp|: r holds the inverse, then is raised in place (powm
      * allows the result to alias the base). */
     if (!mpz_invert(r, base, m))
         return JBIGI_NOT_INVERTIBLE;
     mpz_t abs_exp;
     /* A read-only alias of |exp| sharing exp's limbs: no copy of the exponent. */
     mpz_roinit_n(abs_exp, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp));
-    mpz_powm(r, r, abs_exp, m);
-    return JBIGI_OK;
+    return powm(r, r, abs_exp, m);
 }
 
 /*
@@ -86,6 +140,11 @@ enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, co
     const mp_size_t n = (mp_size_t)mpz_size(m);
     const mp_size_t exp_size = (mp_size_t)mpz_size(exp);
     const mp_size_t en = exp_size > n ? exp_size : n;
+    if (exp_size <= n && jbigi_engine_ifma_takes(n)) {
+        int status = ifma_power(r, base, exp, m, 1);
+        if (status >= 0)
+            return (enum jbigi_status)status;
+    }
 
     mpz_t reduced;
     mpz_init(reduced);

@@ -38,13 +38,16 @@
  */
 #include "fixedbase.h"
 
+#include "engine.h"
+#include "ifma.h"
 #include "scratch.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define FB_MAGIC ((mp_limb_t)0x4a424642) /* "JBFB", version 1 */
+#define FB_MAGIC ((mp_limb_t)0x4a424642)      /* "JBFB", version 1: entries in GMP limbs */
+#define FB_MAGIC_IFMA ((mp_limb_t)0x4a424649) /* "JBFI": entries in the IFMA engine's digits */
 
 enum { HDR_MAGIC, HDR_LIMBS, HDR_ROWS, HDR_BLOCKS, HDR_BLOCK_BITS, HDR_MINV, HDR_SIZE };
 
@@ -55,6 +58,8 @@ struct comb {
     size_t block_bits;           /* b */
     size_t row_bits;             /* a = blocks * b */
     mp_limb_t minv;
+    int ifma;                    /* entries in IFMA digits (FB_MAGIC_IFMA) */
+    size_t width;                /* limbs (or digit words) per entry */
     const mp_limb_t *modulus;
     const mp_limb_t *entries;
 };
@@ -68,16 +73,44 @@ struct mont {
     mp_limb_t *spare;   /* n limbs */
     mp_limb_t *sec;     /* scratch for mpn_sec_mul / mpn_sec_sqr, or NULL */
     int constant_time;
+    /* The IFMA format: the engine's context, and 64-byte aligned copies of
+     * operands that are not aligned (table entries in a Java buffer). */
+    jbigi_ifma_ctx *ifma;
+    jbigi_ifma_ctx ifma_ctx;
+    uint64_t *aligned;  /* 3 numbers: two operands and a result */
 };
 
-size_t jbigi_fb_table_limbs(size_t n, unsigned rows, unsigned blocks)
+/* Digit words per number of the IFMA engine for an n-limb modulus, as ifma.h
+ * defines them (ceil((64 n + 2) / 52) digits, rounded up to 8); checked
+ * against the engine's own context before a table is built or read. */
+static size_t ifma_words(size_t n)
+{
+    size_t digits = (64 * n + 2 + 51) / 52;
+    return (digits + 7) / 8 * 8;
+}
+
+/* Whether new tables for an n-limb modulus take the IFMA format. */
+static int ifma_format_for(size_t n)
+{
+    return jbigi_engine_ifma_takes((mp_size_t)n);
+}
+
+static size_t limbs_of_table(size_t n, unsigned rows, unsigned blocks, int ifma)
 {
     if (n == 0 || rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS)
         return 0;
-    size_t entries = (size_t)blocks << rows;
-    if (n > (SIZE_MAX - HDR_SIZE) / (entries + 1))
+    if (ifma && n > JBIGI_IFMA_MAX_LIMBS)
         return 0;
-    return HDR_SIZE + n + entries * n;
+    size_t width = ifma ? ifma_words(n) : n;
+    size_t entries = (size_t)blocks << rows;
+    if (width > (SIZE_MAX - HDR_SIZE) / (entries + 1))
+        return 0;
+    return HDR_SIZE + n + entries * width;
+}
+
+size_t jbigi_fb_table_limbs(size_t n, unsigned rows, unsigned blocks)
+{
+    return limbs_of_table(n, rows, blocks, ifma_format_for(n));
 }
 
 /* -m0^-1 mod 2^bits by Newton's iteration: each step doubles the correct bits. */
@@ -111,9 +144,38 @@ static void mont_reduce(struct mont *c, mp_limb_t *rp)
     }
 }
 
+/* p itself if 64-byte aligned, else a copy of it in the aligned slot. */
+static const uint64_t *aligned_operand(struct mont *c, const mp_limb_t *p, int slot)
+{
+    if ((uintptr_t)p % 64 == 0)
+        return p;
+    uint64_t *copy = c->aligned + (size_t)slot * (size_t)c->ifma->words;
+    memcpy(copy, p, (size_t)c->ifma->words * sizeof(uint64_t));
+    return copy;
+}
+
+/* Where an IFMA result for rp goes: rp if aligned, else the result slot. */
+static uint64_t *aligned_result(struct mont *c, mp_limb_t *rp)
+{
+    return (uintptr_t)rp % 64 == 0 ? rp : c->aligned + 2 * (size_t)c->ifma->words;
+}
+
+/* Copies an IFMA result from its slot to rp, if it was not computed there. */
+static void store_result(struct mont *c, mp_limb_t *rp, const uint64_t *result)
+{
+    if (result != rp)
+        memcpy(rp, result, (size_t)c->ifma->words * sizeof(uint64_t));
+}
+
 /* rp = ap * bp / R mod m; rp may alias either input. */
 static void mont_mul(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap, const mp_limb_t *bp)
 {
+    if (c->ifma != NULL) {
+        uint64_t *result = aligned_result(c, rp);
+        jbigi_ifma_mul(c->ifma, result, aligned_operand(c, ap, 0), aligned_operand(c, bp, 1));
+        store_result(c, rp, result);
+        return;
+    }
     if (c->constant_time)
         mpn_sec_mul(c->product, ap, c->n, bp, c->n, c->sec);
     else
@@ -123,6 +185,12 @@ static void mont_mul(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap, const m
 
 static void mont_sqr(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
 {
+    if (c->ifma != NULL) {
+        uint64_t *result = aligned_result(c, rp);
+        jbigi_ifma_sqr(c->ifma, result, aligned_operand(c, ap, 0));
+        store_result(c, rp, result);
+        return;
+    }
     if (c->constant_time)
         mpn_sec_sqr(c->product, ap, c->n, c->sec);
     else
@@ -133,17 +201,27 @@ static void mont_sqr(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
 /* Out of Montgomery form: rp = ap / R mod m, fully reduced. */
 static void mont_leave(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
 {
+    if (c->ifma != NULL) {
+        jbigi_ifma_from_mont(c->ifma, rp, aligned_operand(c, ap, 0));
+        return;
+    }
     mpn_copyi(c->product, ap, c->n);
     mpn_zero(c->product + c->n, c->n);
     mont_reduce(c, rp);
 }
 
-/* Scratch for one Montgomery context plus extra limbs, zeroed; NULL if out of memory. */
+/*
+ * Scratch for one Montgomery context plus extra limbs, zeroed; NULL if out
+ * of memory.  In the IFMA format the extra numbers the caller works on come
+ * from jbigi_ifma_alloc (64-byte aligned): *work gets `work_count` of them,
+ * else they are carved from the scratch by the caller.  Release with
+ * mont_clear.
+ */
 static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_time, size_t extra_limbs,
-                            size_t *total_limbs)
+                            size_t *total_limbs, size_t work_count, uint64_t **work)
 {
     size_t sec_limbs = 0;
-    if (constant_time) {
+    if (constant_time && !k->ifma) {
         mp_size_t mul = mpn_sec_mul_itch(k->n, k->n), sqr = mpn_sec_sqr_itch(k->n);
         sec_limbs = (size_t)(mul > sqr ? mul : sqr);
     }
@@ -158,8 +236,41 @@ static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_t
     c->spare = scratch + 2 * k->n;
     c->sec = sec_limbs ? scratch + 3 * k->n : NULL;
     c->constant_time = constant_time;
+    c->ifma = NULL;
+    c->aligned = NULL;
     *total_limbs = total;
+    *work = NULL;
+    if (k->ifma) {
+        if (jbigi_ifma_ctx_init(&c->ifma_ctx, k->modulus, k->n, constant_time) != 0) {
+            jbigi_scratch_free(scratch, total);
+            return NULL;
+        }
+        c->ifma = &c->ifma_ctx;
+        c->aligned = jbigi_ifma_alloc(c->ifma, 3);
+        *work = work_count > 0 ? jbigi_ifma_alloc(c->ifma, work_count) : NULL;
+        if (c->aligned == NULL || (work_count > 0 && *work == NULL) || (size_t)c->ifma->words != k->width) {
+            if (*work != NULL)
+                jbigi_ifma_free(*work, c->ifma, work_count);
+            if (c->aligned != NULL)
+                jbigi_ifma_free(c->aligned, c->ifma, 3);
+            jbigi_ifma_ctx_clear(c->ifma);
+            jbigi_scratch_free(scratch, total);
+            return NULL;
+        }
+    }
     return scratch;
+}
+
+/* Releases what mont_init took, wiping it. */
+static void mont_clear(struct mont *c, mp_limb_t *scratch, size_t total, size_t work_count, uint64_t *work)
+{
+    if (c->ifma != NULL) {
+        if (work != NULL)
+            jbigi_ifma_free(work, c->ifma, work_count);
+        jbigi_ifma_free(c->aligned, c->ifma, 3);
+        jbigi_ifma_ctx_clear(c->ifma);
+    }
+    jbigi_scratch_free(scratch, total);
 }
 
 /* x mod m in Montgomery form (x * R mod m), as exactly n limbs. */
@@ -177,6 +288,25 @@ static void to_montgomery(mp_limb_t *out, const mpz_t x, const mpz_t m, mp_size_
     mpz_clear(t);
 }
 
+/* x mod m into out in the context's Montgomery form; reduced needs n limbs. */
+static void enter_montgomery(struct mont *c, mp_limb_t *out, const mpz_t x, const mpz_t m, mp_limb_t *reduced)
+{
+    if (c->ifma == NULL) {
+        to_montgomery(out, x, m, c->n);
+        return;
+    }
+    mpz_t t;
+    mpz_init(t);
+    mpz_mod(t, x, m);
+    mpn_zero(reduced, c->n);
+    if (mpz_size(t) > 0)
+        mpn_copyi(reduced, mpz_limbs_read(t), (mp_size_t)mpz_size(t));
+    mpz_clear(t);
+    uint64_t *result = aligned_result(c, out);
+    jbigi_ifma_to_mont(c->ifma, result, reduced);
+    store_result(c, out, result);
+}
+
 /* b for exponents as wide as an n-limb modulus: the largest a table has. */
 static size_t max_block_bits(size_t n, unsigned rows, unsigned blocks)
 {
@@ -187,13 +317,17 @@ static size_t max_block_bits(size_t n, unsigned rows, unsigned blocks)
 /* Reads and checks a table's header and length. */
 static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
 {
-    if (table_limbs < HDR_SIZE || table[HDR_MAGIC] != FB_MAGIC)
+    if (table_limbs < HDR_SIZE || (table[HDR_MAGIC] != FB_MAGIC && table[HDR_MAGIC] != FB_MAGIC_IFMA))
+        return 0;
+    /* An IFMA table is read only where the engine runs (it was made here). */
+    const int ifma = table[HDR_MAGIC] == FB_MAGIC_IFMA;
+    if (ifma && !jbigi_ifma_available())
         return 0;
     mp_limb_t n = table[HDR_LIMBS], rows = table[HDR_ROWS], blocks = table[HDR_BLOCKS];
     mp_limb_t block_bits = table[HDR_BLOCK_BITS];
     if (rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS)
         return 0;
-    if (n < 1 || n > table_limbs || jbigi_fb_table_limbs((size_t)n, (unsigned)rows, (unsigned)blocks) != table_limbs)
+    if (n < 1 || n > table_limbs || limbs_of_table((size_t)n, (unsigned)rows, (unsigned)blocks, ifma) != table_limbs)
         return 0;
     /* The reach (block_bits * blocks * rows) is at most the modulus' width,
      * as jbigi_fb_build makes it: a forged width can neither overflow nor
@@ -209,6 +343,8 @@ static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
     k->block_bits = (size_t)block_bits;
     k->row_bits = (size_t)block_bits * (size_t)blocks;
     k->minv = table[HDR_MINV];
+    k->ifma = ifma;
+    k->width = ifma ? ifma_words((size_t)n) : (size_t)n;
     k->modulus = modulus;
     k->entries = modulus + n;
     return 1;
@@ -224,7 +360,7 @@ size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs)
 
 static const mp_limb_t *entry(const struct comb *k, unsigned block, size_t index)
 {
-    return k->entries + (((size_t)block << k->rows) + index) * (size_t)k->n;
+    return k->entries + (((size_t)block << k->rows) + index) * k->width;
 }
 
 enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
@@ -233,13 +369,21 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
     if (mpz_cmp_ui(m, 1) <= 0 || mpz_even_p(m))
         return JBIGI_MODULUS_TOO_SMALL;
     const mp_size_t n = (mp_size_t)mpz_size(m);
-    if (max_exponent_bits < 1 || max_exponent_bits > (size_t)n * GMP_NUMB_BITS ||
-        table_limbs != jbigi_fb_table_limbs((size_t)n, rows, blocks))
+    /* The format is the one whose size the caller allocated (asked of
+     * jbigi_fb_table_limbs): the IFMA engine's where it runs, else GMP's. */
+    int ifma;
+    if (jbigi_ifma_available() && table_limbs == limbs_of_table((size_t)n, rows, blocks, 1))
+        ifma = 1;
+    else if (table_limbs == limbs_of_table((size_t)n, rows, blocks, 0))
+        ifma = 0;
+    else
+        return JBIGI_BAD_TABLE;
+    if (max_exponent_bits < 1 || max_exponent_bits > (size_t)n * GMP_NUMB_BITS)
         return JBIGI_BAD_TABLE;
 
     size_t row_bits = (max_exponent_bits + rows - 1) / rows;
     size_t block_bits = (row_bits + blocks - 1) / blocks;
-    table[HDR_MAGIC] = FB_MAGIC;
+    table[HDR_MAGIC] = ifma ? FB_MAGIC_IFMA : FB_MAGIC;
     table[HDR_LIMBS] = (mp_limb_t)n;
     table[HDR_ROWS] = rows;
     table[HDR_BLOCKS] = blocks;
@@ -252,28 +396,30 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
         return JBIGI_BAD_TABLE;
     struct mont c;
     size_t scratch_limbs;
-    mp_limb_t *scratch = mont_init(&c, &k, 0, 0, &scratch_limbs);
+    uint64_t *work;
+    mp_limb_t *scratch = mont_init(&c, &k, 0, (size_t)n, &scratch_limbs, 0, &work);
     if (scratch == NULL)
         return JBIGI_NO_MEMORY;
-    mp_limb_t *entries = table + HDR_SIZE + n;
+    mp_limb_t *entries = (mp_limb_t *)k.entries;
     const size_t per_block = (size_t)1 << rows;
+    const size_t width = k.width;
 
     /* G[s][0] = one, G[s][2^k] = g^(2^((k*v + s) * b)): the powers follow
      * one another, each b squarings after the last, row by row. */
     mpz_t one;
     mpz_init_set_ui(one, 1);
     for (unsigned s = 0; s < blocks; s++)
-        to_montgomery(entries + (s * per_block) * (size_t)n, one, m, n);
+        enter_montgomery(&c, entries + (s * per_block) * width, one, m, scratch + scratch_limbs - n);
     mpz_clear(one);
 
     mp_limb_t *previous = NULL;
     for (unsigned row = 0; row < rows; row++) {
         for (unsigned s = 0; s < blocks; s++) {
-            mp_limb_t *power = entries + (s * per_block + ((size_t)1 << row)) * (size_t)n;
+            mp_limb_t *power = entries + (s * per_block + ((size_t)1 << row)) * width;
             if (previous == NULL) {
-                to_montgomery(power, base, m, n);
+                enter_montgomery(&c, power, base, m, scratch + scratch_limbs - n);
             } else {
-                mpn_copyi(power, previous, n);
+                mpn_copyi(power, previous, (mp_size_t)width);
                 for (size_t i = 0; i < block_bits; i++)
                     mont_sqr(&c, power, power);
             }
@@ -283,15 +429,15 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
 
     /* The other entries: G[s][j] = G[s][j - top] * G[s][top], top = highest bit of j. */
     for (unsigned s = 0; s < blocks; s++) {
-        mp_limb_t *block = entries + s * per_block * (size_t)n;
+        mp_limb_t *block = entries + s * per_block * width;
         for (size_t j = 3; j < per_block; j++) {
             size_t top = (size_t)1 << (63 - __builtin_clzll((unsigned long long)j));
             if (top == j)
                 continue;
-            mont_mul(&c, block + j * (size_t)n, block + (j - top) * (size_t)n, block + top * (size_t)n);
+            mont_mul(&c, block + j * width, block + (j - top) * width, block + top * width);
         }
     }
-    jbigi_scratch_free(scratch, scratch_limbs);
+    mont_clear(&c, scratch, scratch_limbs, 0, NULL);
     return JBIGI_OK;
 }
 
@@ -328,23 +474,25 @@ enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_li
     size_t e_limbs = constant_time ? (k.row_bits * k.rows + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS : mpz_size(exp);
     struct mont c;
     size_t scratch_limbs;
-    mp_limb_t *scratch = mont_init(&c, &k, constant_time, 2 * (size_t)k.n + e_limbs, &scratch_limbs);
+    uint64_t *work;
+    mp_limb_t *scratch = mont_init(&c, &k, constant_time, 2 * k.width + e_limbs, &scratch_limbs, 2, &work);
     if (scratch == NULL)
         return JBIGI_NO_MEMORY;
-    mp_limb_t *acc = scratch + scratch_limbs - e_limbs - 2 * (size_t)k.n;
-    mp_limb_t *selected = acc + k.n;
-    mp_limb_t *e = selected + k.n;
+    /* The accumulator and the selected entry: aligned for the IFMA engine. */
+    mp_limb_t *acc = work != NULL ? work : scratch + scratch_limbs - e_limbs - 2 * k.width;
+    mp_limb_t *selected = acc + k.width;
+    mp_limb_t *e = scratch + scratch_limbs - e_limbs;
     if (mpz_size(exp) > 0)
         mpn_copyi(e, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp));
 
     const size_t per_block = (size_t)1 << k.rows;
     if (constant_time) {
-        mpn_copyi(acc, entry(&k, 0, 0), k.n); /* one */
+        mpn_copyi(acc, entry(&k, 0, 0), (mp_size_t)k.width); /* one */
         for (size_t t = k.block_bits; t-- > 0;) {
             if (t + 1 != k.block_bits)
                 mont_sqr(&c, acc, acc);
             for (unsigned s = k.blocks; s-- > 0;) {
-                mpn_sec_tabselect(selected, entry(&k, s, 0), k.n, (mp_size_t)per_block,
+                mpn_sec_tabselect(selected, entry(&k, s, 0), (mp_size_t)k.width, (mp_size_t)per_block,
                                   (mp_size_t)column(&k, e, e_limbs, s, t));
                 mont_mul(&c, acc, acc, selected);
             }
@@ -361,17 +509,17 @@ enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_li
                 if (started)
                     mont_mul(&c, acc, acc, entry(&k, s, index));
                 else
-                    mpn_copyi(acc, entry(&k, s, index), k.n);
+                    mpn_copyi(acc, entry(&k, s, index), (mp_size_t)k.width);
                 started = 1;
             }
         }
         if (!started)
-            mpn_copyi(acc, entry(&k, 0, 0), k.n); /* exp = 0: one */
+            mpn_copyi(acc, entry(&k, 0, 0), (mp_size_t)k.width); /* exp = 0: one */
     }
 
     mp_limb_t *out = mpz_limbs_write(r, k.n);
     mont_leave(&c, out, acc);
     mpz_limbs_finish(r, k.n);
-    jbigi_scratch_free(scratch, scratch_limbs);
+    mont_clear(&c, scratch, scratch_limbs, 2, work);
     return JBIGI_OK;
 }

@@ -5,7 +5,8 @@
  * one into a Java exception naming it (jni_util.c), and runs GMP under
  * jbigi_run_guarded, which in a static build turns exhausted memory into an
  * OutOfMemoryError (see wipe.h for where it does and does not).  The
- * fixed-base natives of FixedBase are in fixedbase_jni.c.
+ * fixed-base natives of FixedBase are in fixedbase_jni.c; the engine
+ * switch of Engine is at the end.
  * One exit path per function clears every mpz_t, so the error paths leak
  * nothing.  No global mutable state: any number of threads may call in.
  */
@@ -13,6 +14,7 @@
 
 #include "jbigi.h"
 #include "arith.h"
+#include "engine.h"
 #include "jni_util.h"
 #include "version.h"
 #include "wipe.h"
@@ -159,4 +161,19 @@ Java_net_i2p_util_NativeBigInteger_nativeGMPPatchVersion(JNIEnv *env, jclass cls
     (void)env;
     (void)cls;
     return jbigi_gmp_version_part(gmp_version, 2);
+}
+
+JNIEXPORT void JNICALL
+Java_net_i2p_util_Engine_nativeForceGmp(JNIEnv *env, jclass cls, jboolean force)
+{
+    (void)env;
+    (void)cls;
+    jbigi_engine_force_gmp(force == JNI_TRUE);
+}
+
+JNIEXPORT jstring JNICALL
+Java_net_i2p_util_Engine_nativeName(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    return (*env)->NewStringUTF(env, jbigi_engine_name());
 }

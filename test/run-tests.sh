@@ -27,15 +27,16 @@ tally() {
 }
 
 # ---- C tests: the layers below JNI, linked like the library ----
-C_SOURCES="src/convert.c src/arith.c src/version.c src/fixedbase.c src/wipe.c src/scratch.c"
+C_SOURCES="src/convert.c src/arith.c src/version.c src/fixedbase.c src/wipe.c src/scratch.c src/engine.c
+           src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c"
 # Tests that watch the allocator intercept malloc (and free) at link time.
 link_flags() {
     case "$1" in
         test_oom) echo "-Wl,--wrap=malloc" ;;
-        test_wipe) echo "-Wl,--wrap=malloc,--wrap=realloc,--wrap=free" ;;
+        test_wipe) echo "-Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,--wrap=realloc,--wrap=free" ;;
     esac
 }
-for t in test_convert test_arith test_fixedbase test_oom test_wipe; do
+for t in test_convert test_arith test_fixedbase test_ifma test_oom test_wipe; do
     if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" $C_SOURCES $GMP_LIBS $(link_flags $t) \
         >"$out/$t.build.log" 2>&1; then
         "$out/$t" >"$out/$t.log" 2>&1

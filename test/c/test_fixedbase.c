@@ -136,6 +136,10 @@ int main(void)
                 check_shape(sizes[i], rows, blocks, sizes[i] > 600 ? 2 : 12);
     check_shape(4096, 8, 2, 6);
     check_shape(4096, 5, 4, 6);
+    /* Around and inside the IFMA engine's sizes (tables in its format where it runs). */
+    check_shape(1025, 6, 2, 6);
+    check_shape(3072, 8, 2, 4);
+    check_shape(8192, 8, 2, 2);
     gmp_randclear(state);
     return finish("test_fixedbase");
 }

@@ -2,7 +2,8 @@
  * test_wipe.c - once jbigi_install_wiping_allocator() is in place, every
  * block GMP frees is all zero by the time it reaches free().
  *
- * Link with -Wl,--wrap=malloc,--wrap=realloc,--wrap=free.  The linker then
+ * Link with -Wl,--wrap= each of malloc, calloc, aligned_alloc, realloc and
+ * free.  The linker then
  * sends every call to those functions made from this program's own objects
  * (wipe.c among them, and GMP too when it is a static libgmp.a) to the
  * __wrap_ functions below, which remember each block's size and, at free,
@@ -26,9 +27,13 @@
 #include "wipe.h"
 
 void *__real_malloc(size_t size);
+void *__real_aligned_alloc(size_t alignment, size_t size);
+void *__real_calloc(size_t count, size_t size);
 void *__real_realloc(void *p, size_t size);
 void __real_free(void *p);
 void *__wrap_malloc(size_t size);
+void *__wrap_aligned_alloc(size_t alignment, size_t size);
+void *__wrap_calloc(size_t count, size_t size);
 void *__wrap_realloc(void *p, size_t size);
 void __wrap_free(void *p);
 
@@ -88,6 +93,21 @@ static int all_zero(const unsigned char *p, size_t size)
 void *__wrap_malloc(size_t size)
 {
     void *p = __real_malloc(size);
+    remember(p, size);
+    return p;
+}
+
+void *__wrap_calloc(size_t count, size_t size)
+{
+    void *p = __real_calloc(count, size);
+    remember(p, count * size);
+    return p;
+}
+
+/* The IFMA engine's 64-byte aligned working memory. */
+void *__wrap_aligned_alloc(size_t alignment, size_t size)
+{
+    void *p = __real_aligned_alloc(alignment, size);
     remember(p, size);
     return p;
 }

@@ -96,12 +96,13 @@ public final class CtCheck {
         // its variable-time path as its own contrast.
         double fixedCt = 0;
         if (fixedBase && NativeBigInteger.hasFixedBase()) {
-            ByteBuffer ctTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS), 2, BITS);
+            ByteBuffer ctTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
+                    FixedBase.constantTimeBlocks(BITS), BITS);
             ByteBuffer vtTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS), 2, BITS);
             for (Inputs inputs : new Inputs[] {bits, length}) {
-                double c = measure("fixed-base CT " + inputs.name, (b, e, m) -> FixedBase.nativeModPow(ctTable, e, true),
+                double c = measure("fixed-base CT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(ctTable, e, true),
                         inputs);
-                double v = measure("fixed-base VT " + inputs.name, (b, e, m) -> FixedBase.nativeModPow(vtTable, e, false),
+                double v = measure("fixed-base VT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(vtTable, e, false),
                         inputs);
                 System.out.printf("|t| %s: fixed-base constant-time = %.2f, variable-time = %.2f%n", inputs.name, c, v);
                 fixedCt = Math.max(fixedCt, c);

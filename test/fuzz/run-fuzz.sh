@@ -40,7 +40,8 @@ count_files() {
 for target in convert arith fixedbase; do
     bin="$out/fuzz_$target"
     if ! $CLANG $flags $GMP_CFLAGS -Isrc -Itest/c -o "$bin" "test/fuzz/fuzz_$target.c" \
-        src/convert.c src/arith.c src/wipe.c src/scratch.c src/fixedbase.c $GMP_LIBS >"$out/$target.build.log" 2>&1; then
+        src/convert.c src/arith.c src/wipe.c src/scratch.c src/fixedbase.c src/engine.c \
+        src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c $GMP_LIBS >"$out/$target.build.log" 2>&1; then
         cat "$out/$target.build.log"
         echo "!! fuzz_$target did not compile" >&2
         failed=$((failed + 1))

@@ -35,7 +35,6 @@ import java.nio.ByteOrder;
 public final class FixedBase {
     /** Comb shapes (rows x blocks): measured fastest for their table size. */
     private static final int VARIABLE_TIME_BLOCKS = 2;
-    private static final int CONSTANT_TIME_BLOCKS = 2;
 
     /** Larger moduli get no table: it would pass 1 MiB (plain modPow serves them). */
     static final int MAX_TABLE_MODULUS_BITS = 16384;
@@ -144,7 +143,8 @@ public final class FixedBase {
             t = constantTime ? constantTimeTable : variableTimeTable;
             if (t == null) {
                 if (constantTime) {
-                    t = buildTable(base, modulus, constantTimeRows(reachBits), CONSTANT_TIME_BLOCKS, reachBits);
+                    t = buildTable(base, modulus, constantTimeRows(reachBits), constantTimeBlocks(reachBits),
+                            reachBits);
                     constantTimeTable = t;
                 } else {
                     t = buildTable(base, modulus, variableTimeRows(reachBits), VARIABLE_TIME_BLOCKS, reachBits);
@@ -191,9 +191,22 @@ public final class FixedBase {
         return bits >= 1024 ? 8 : bits >= 512 ? 7 : bits >= 256 ? 6 : 4;
     }
 
-    /** The constant-time path reads a whole block per digit, so it wants smaller blocks. */
+    /**
+     * The constant-time path reads a whole block per digit, so it wants
+     * smaller blocks; with the IFMA engine's cheaper multiplications, smaller
+     * still and more of them.
+     */
     static int constantTimeRows(int bits) {
-        return bits >= 1024 ? 6 : bits >= 256 ? 5 : 4;
+        return ifmaTables(bits) ? 5 : bits >= 1024 ? 6 : bits >= 256 ? 5 : 4;
+    }
+
+    static int constantTimeBlocks(int bits) {
+        return ifmaTables(bits) ? 4 : 2;
+    }
+
+    /** Whether tables for a modulus of bits bits are computed by the IFMA engine (from 1024 bits). */
+    private static boolean ifmaTables(int bits) {
+        return bits >= 1024 && "avx512-ifma".equals(NativeBigInteger.engine());
     }
 
     /** Bytes of the variable-time table for modulus, 0 where there is none. */

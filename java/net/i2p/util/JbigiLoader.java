@@ -34,9 +34,11 @@ final class JbigiLoader {
         final CpuInfo cpu;
         /** The library also has the fixed-base natives (this project's, not I2P's). */
         final boolean fixedBase;
+        /** The engine for large moduli: "avx512-ifma" or "gmp" (null if not loaded). */
+        final String engine;
 
         Result(boolean loaded, String status, String resourceName, int jbigiVersion,
-               String gmpVersion, CpuInfo cpu, boolean fixedBase) {
+               String gmpVersion, CpuInfo cpu, boolean fixedBase, String engine) {
             this.loaded = loaded;
             this.status = status;
             this.resourceName = resourceName;
@@ -44,6 +46,7 @@ final class JbigiLoader {
             this.gmpVersion = gmpVersion;
             this.cpu = cpu;
             this.fixedBase = fixedBase;
+            this.engine = engine;
         }
     }
 
@@ -97,12 +100,12 @@ final class JbigiLoader {
             return notLoaded(NOT_LOADED + " (the jbigi found is version " + version
                     + ", this class needs " + OLDEST_USABLE_VERSION + " or later)", cpu);
         debug(status);
-        return new Result(true, status, resourceName, version, gmp, cpu, FixedBase.nativesWork());
+        return new Result(true, status, resourceName, version, gmp, cpu, FixedBase.nativesWork(), Engine.select());
     }
 
     private static Result notLoaded(String status, CpuInfo cpu) {
         debug(status);
-        return new Result(false, status, null, 0, null, cpu, false);
+        return new Result(false, status, null, 0, null, cpu, false, null);
     }
 
     /** I2P's names for bundled libraries, best first: libjbigi-linux-zen2_64.so ... -none_64.so */

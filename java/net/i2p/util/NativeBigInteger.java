@@ -360,9 +360,21 @@ public class NativeBigInteger extends BigInteger {
         return LIBRARY.loaded;
     }
 
-    /** One line saying how the library was loaded, or why not. */
+    /**
+     * One line saying how the library was loaded, or why not, and when it is
+     * loaded, the engine it raises to powers with (e.g. "...; engine: gmp").
+     */
     public static String loadStatus() {
-        return LIBRARY.status;
+        return LIBRARY.loaded ? LIBRARY.status + "; engine: " + LIBRARY.engine : LIBRARY.status;
+    }
+
+    /**
+     * The engine modPow and modPowCT use for large odd moduli: "avx512-ifma"
+     * (on CPUs with AVX-512 IFMA, unless -Djbigi.engine=gmp) or "gmp"; null
+     * when the library is not loaded.
+     */
+    public static String engine() {
+        return LIBRARY.engine;
     }
 
     /** The CPU type used to pick a bundled library (e.g. "zen2"), or "unrecognized". */

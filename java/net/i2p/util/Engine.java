@@ -1,0 +1,36 @@
+package net.i2p.util;
+
+/**
+ * Which code the loaded library raises to powers with: GMP everywhere, or an
+ * AVX-512 IFMA Montgomery engine for the moduli where it beats GMP (odd, from
+ * about 1024 bits up) on CPUs that have it.  Results are identical either
+ * way.  {@code -Djbigi.engine=gmp} forces GMP, {@code auto} (the default)
+ * lets the library choose per call; the environment variable
+ * {@code JBIGI_ENGINE=gmp} does the same for C programs.
+ */
+final class Engine {
+    static final String GMP = "gmp";
+
+    private Engine() {
+    }
+
+    /** Forces GMP for every call, or lets the library choose per call. */
+    static native void nativeForceGmp(boolean force);
+
+    /** "avx512-ifma" when the engine runs for large moduli here, else "gmp". */
+    static native String nativeName();
+
+    /**
+     * Applies -Djbigi.engine to the library just loaded and returns the
+     * engine's name; "gmp" for a library without engines (I2P's).
+     */
+    static String select() {
+        String wanted = System.getProperty("jbigi.engine", "auto").trim();
+        try {
+            nativeForceGmp(wanted.equalsIgnoreCase(GMP));
+            return nativeName();
+        } catch (UnsatisfiedLinkError e) {
+            return GMP;
+        }
+    }
+}
