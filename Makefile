@@ -3,7 +3,7 @@
 #   make                  lib/libjbigi.so + build/jbigi.jar, GMP built for this CPU (static)
 #   make GMP=system       the same against the system libgmp.so (quick, not tuned)
 #   make GMP=fat          the same against a portable --enable-fat GMP
-#   make test             C and Java tests; ends with "N passed, N failed"
+#   make test             C and Java tests; ends with "N passed, N failed, N skipped"
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
 #   make check-native     C shim and C tests under ASan+UBSan, then valgrind; ends with "N passed, N failed"
@@ -122,7 +122,7 @@ speedtest: lib/libjbigi.so build/jbigi.jar
 
 test: lib/libjbigi.so build/jbigi.jar
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
-	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)" \
 	  sh test/run-tests.sh
 
 bench: lib/libjbigi.so build/classes.stamp
