@@ -140,6 +140,7 @@ c_sources() {
     if [ -n "${C_SOURCES:-}" ]; then
         printf '%s\n' "$C_SOURCES"
     else
+        # shellcheck disable=SC2016 # $(C_SOURCES) is make's, not the shell's
         make -s --no-print-directory --eval 'jbigi-print-c-sources: ; @echo $(C_SOURCES)' jbigi-print-c-sources
     fi
 }

@@ -17,6 +17,7 @@ skipped=0
 # ---- C tests: the layers below JNI, linked like the library ----
 sources=$(c_sources_below_jni)
 for t in $(c_tests); do
+    # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
     if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" $sources $GMP_LIBS $(c_test_link_flags "$t") \
         >"$out/$t.build.log" 2>&1; then
         "$out/$t" >"$out/$t.log" 2>&1
