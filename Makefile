@@ -3,10 +3,10 @@
 #   make                  lib/libjbigi.so + build/jbigi.jar, GMP built for this CPU (static)
 #   make GMP=system       the same against the system libgmp.so (quick, not tuned)
 #   make GMP=fat          the same against a portable --enable-fat GMP
-#   make test             C and Java tests; ends with "N passed, N failed"
+#   make test             C and Java tests; ends with "N passed, N failed, N skipped"
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
-#   make check-native     C shim and C tests under ASan+UBSan, then valgrind; ends with "N passed, N failed"
+#   make check-native     C tests, then the JUnit suite against libjbigi.so, under ASan+UBSan; C tests under valgrind
 #   make fuzz             libFuzzer on conversion and arithmetic, FUZZ_SECONDS (60) per target
 #   make ct-check         timing-leak measurement of the constant-time paths (CT_ARGS="--measurements N")
 #   make install I2P=dir  copy lib/libjbigi.so into an I2P install directory
@@ -128,7 +128,7 @@ speedtest: lib/libjbigi.so build/jbigi.jar
 
 test: lib/libjbigi.so build/jbigi.jar
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
-	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)" \
 	  sh test/run-tests.sh
 
 bench: lib/libjbigi.so build/classes.stamp
@@ -136,8 +136,10 @@ bench: lib/libjbigi.so build/classes.stamp
 	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
 	  sh test/bench/run-bench.sh $(BENCH_ARGS)
 
-check-native: $(GMP_DEPS)
+# The JUnit suite also runs against a sanitized libjbigi.so built from C_SOURCES.
+check-native: $(GMP_DEPS) build/classes.stamp build/jbigi.jar
 	CLANG=clang GMP_CFLAGS="$(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" JAVA_HOME="$(JAVA_HOME)" \
+	  JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" C_SOURCES="$(C_SOURCES)" \
 	  sh test/check-native.sh
 
 FUZZ_SECONDS ?= 60

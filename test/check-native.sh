@@ -1,25 +1,40 @@
 #!/bin/sh
 # Memory and undefined-behaviour checks of the C shim.  Called by
-# `make check-native`; ends with one line "N passed, N failed" and exits
-# non-zero on any failure.
+# `make check-native`; ends with one line "N passed, N failed, N skipped"
+# and exits non-zero on any failure.
 #
-#  1. asan:     the non-JNI sources (src/*.c but jbigi.c) and every C test
+#  1. asan:     the library's sources but the JNI layer (the Makefile's
+#               C_SOURCES but the files that include <jni.h>) and every C test
 #               (test/c/test_*.c), built with clang's AddressSanitizer +
 #               UndefinedBehaviorSanitizer (leak checking included) and run;
 #               any report stops the test and fails it.
-#  2. jbigi.c:  compiled with the same flags and -Werror, so the JNI layer is
-#               held to the same warnings (it needs a JVM to run).
-#  3. valgrind: the same tests built without sanitizers, run under memcheck;
+#  2. jni:      libjbigi.so itself, every source in C_SOURCES (the JNI layer
+#               too), built with the same sanitizers, and the whole JUnit
+#               suite run against it (from java.library.path, and from a
+#               copy of the jar carrying it) in a JVM with clang's ASan
+#               runtime preloaded.  Leak checking is off (the JVM's own
+#               memory is not ours) and ASan leaves SIGSEGV to the JVM,
+#               which uses it itself.  Reports go to files, from the test
+#               JVM and every JVM it starts; any report fails the phase.
+#               The leak soak does not run here (it is `make test`'s).
+#  3. valgrind: the C tests built without sanitizers, run under memcheck;
 #               any error or definite/indirect leak fails.  Memcheck is slow,
 #               so the tests run JBIGI_VALGRIND_SCALE percent (default 10) of
-#               their random cases through JBIGI_TEST_SCALE.
+#               their random cases through JBIGI_TEST_SCALE.  Valgrind cannot
+#               run AVX-512, so the IFMA engine is forced off here
+#               (JBIGI_ENGINE=gmp); the sanitizer phases cover it.
 #
 # Environment: CLANG (default clang), GMP_CFLAGS, GMP_LIBS (default -lgmp),
-# JAVA_HOME (default: the JDK of javac), JBIGI_TEST_SEED (default: the time;
-# printed, and used by both phases, so a failure replays).
+# C_SOURCES (default: asked of the Makefile), JAVA_HOME (default: the JDK
+# of javac), JAVA, JAVAC (default: JAVA_HOME's), JUNIT_JAR (default
+# Debian's junit5 jar), JBIGI_TEST_SEED (default: the time; printed, and
+# used by every phase, so a failure replays), JBIGI_CHECK_PHASES (default
+# "asan jni valgrind": the phases to run).  Phase 2 needs build/classes and
+# build/jbigi.jar, which `make check-native` builds first.
 # shellcheck disable=SC2086 # flag lists kept in variables are meant to split
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. test/lib.sh
 
 CLANG=${CLANG:-clang}
 GMP_CFLAGS=${GMP_CFLAGS:-}
@@ -27,72 +42,53 @@ GMP_LIBS=${GMP_LIBS:--lgmp}
 if [ -z "${JAVA_HOME:-}" ] && command -v javac >/dev/null 2>&1; then
     JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 fi
+JAVA=${JAVA:-${JAVA_HOME:-}/bin/java}
+JAVAC=${JAVAC:-${JAVA_HOME:-}/bin/javac}
+JUNIT_JAR=${JUNIT_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
 JBIGI_TEST_SEED=${JBIGI_TEST_SEED:-$(date +%s)}
 export JBIGI_TEST_SEED
-echo "# check-native: seed $JBIGI_TEST_SEED, GMP: ${GMP_CFLAGS:+$GMP_CFLAGS }$GMP_LIBS"
+phases=${JBIGI_CHECK_PHASES:-asan jni valgrind}
+echo "# check-native: seed $JBIGI_TEST_SEED, GMP: ${GMP_CFLAGS:+$GMP_CFLAGS }$GMP_LIBS, phases: $phases"
 
 out=build/check-native
 mkdir -p "$out/asan" "$out/plain"
 passed=0
 failed=0
+skipped=0
 
-# Adds the counts of a log's last "N passed, N failed" line.  A sanitizer
-# or valgrind report in the log, a missing result line (LeakSanitizer ends
-# the process before stdout is flushed), or a non-zero exit with no failed
-# check each count as one more failure.
-tally() { # log name exit-code
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+phase() {
+    case " $phases " in *" $1 "*) return 0 ;; esac
+    echo "# phase $1 not run (JBIGI_CHECK_PHASES=$phases)"
+    return 1
+}
+
+# Like tally (test/lib.sh), and a sanitizer or valgrind report in the log
+# counts as one more failure, whether or not a result line follows
+# (LeakSanitizer ends the process before stdout is flushed).
+san_tally() { # log name exit-code
     if grep -q -E '^==[0-9]+==|runtime error:|Sanitizer' "$1"; then
         echo "!! $2: sanitizer or valgrind report above" >&2
         failed=$((failed + 1))
-        rc_counted=1
-    else
-        rc_counted=0
-    fi
-    if [ -z "$line" ]; then
-        [ "$rc_counted" -eq 1 ] || {
-            echo "!! $2 printed no result line: counted as failed" >&2
-            failed=$((failed + 1))
-        }
+        if read_result "$1"; then
+            passed=$((passed + res_passed))
+            failed=$((failed + res_failed))
+            skipped=$((skipped + res_skipped))
+        fi
         return
     fi
-    p=${line%% passed*}
-    f=${line#*passed, }
-    f=${f%% failed*}
-    passed=$((passed + p))
-    failed=$((failed + f))
-    if [ "$rc_counted" -eq 0 ] && [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "!! $2 exited $3" >&2
-        failed=$((failed + 1))
-    fi
+    tally "$1" "$2" "$3"
 }
 
 warn="-std=c11 -Wall -Wextra -Werror"
 san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 # valgrind 3.19 cannot read the DWARF 5 that clang 14 writes by default.
 plain="-g -gdwarf-4 -O1"
-# Every source but the JNI layer, and every C test: a new one is checked
-# without an edit here.
-sources=
-for f in src/*.c; do
-    [ "$f" = src/jbigi.c ] || sources="$sources $f"
-done
-tests=
-for f in test/c/test_*.c; do
-    f=${f#test/c/}
-    tests="$tests ${f%.c}"
-done
-echo "# sources: $sources"
+# The library's sources as the Makefile lists them, and every C test: a new
+# one is checked without an edit here.
+sources=$(c_sources_below_jni)
+tests=$(c_tests)
+echo "# sources (C tests): $sources"
 echo "# tests: $tests"
-
-# Tests that watch the allocator (test_wipe, test_oom) intercept the C
-# library's functions at link time: a test defining __wrap_NAME is linked
-# with --wrap=NAME, so a new one needs no edit here.
-link_flags() {
-    for f in malloc calloc realloc free; do
-        grep -q "__wrap_$f *(" "test/c/$1.c" && printf ' -Wl,--wrap=%s' "$f"
-    done
-}
 
 # A test that makes GMP run out of memory under jbigi_run_guarded (test_oom)
 # abandons what GMP had allocated for the interrupted call, as wipe.h says.
@@ -104,7 +100,7 @@ guarded() {
     grep -q 'jbigi_run_guarded *(' "test/c/$1.c"
 }
 echo "leak:jbigi_run_guarded" >"$out/lsan-guarded.supp"
-cat >"$out/valgrind-guarded.supp" <<'EOF'
+cat >"$out/valgrind-guarded.supp" <<'EOF2'
 {
    gmp-memory-abandoned-by-jbigi_run_guarded
    Memcheck:Leak
@@ -112,13 +108,13 @@ cat >"$out/valgrind-guarded.supp" <<'EOF'
    ...
    fun:jbigi_run_guarded
 }
-EOF
+EOF2
 
 # Builds test $2 into $out/$1/ with flags $3; on failure prints why.
 build() {
-    # shellcheck disable=SC2046 # link_flags gives a list of flags
+    # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
     if $CLANG $warn $3 $GMP_CFLAGS -Isrc -Itest/c -o "$out/$1/$2" "test/c/$2.c" $sources \
-        $GMP_LIBS $(link_flags "$2") >"$out/$1/$2.build.log" 2>&1; then
+        $GMP_LIBS $(c_test_link_flags "$2") >"$out/$1/$2.build.log" 2>&1; then
         return 0
     fi
     cat "$out/$1/$2.build.log"
@@ -127,42 +123,114 @@ build() {
     return 1
 }
 
-# ---- 1. AddressSanitizer + UndefinedBehaviorSanitizer ----
-for t in $tests; do
-    echo "## asan: $t"
-    build asan "$t" "$san" || continue
-    asan=detect_leaks=1:halt_on_error=1
-    lsan=
-    if guarded "$t"; then
-        echo "# leaks under jbigi_run_guarded suppressed (GMP's memory, abandoned on purpose)"
-        asan=$asan:fast_unwind_on_malloc=0:malloc_context_size=64
-        lsan=suppressions=$out/lsan-guarded.supp
-    fi
-    ASAN_OPTIONS=$asan LSAN_OPTIONS=$lsan UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        "$out/asan/$t" >"$out/asan/$t.log" 2>&1
-    rc=$?
-    cat "$out/asan/$t.log"
-    tally "$out/asan/$t.log" "asan $t" "$rc"
-done
+# ---- 1. AddressSanitizer + UndefinedBehaviorSanitizer: the C tests ----
+if phase asan; then
+    for t in $tests; do
+        echo "## asan: $t"
+        build asan "$t" "$san" || continue
+        asan=detect_leaks=1:halt_on_error=1
+        lsan=
+        if guarded "$t"; then
+            echo "# leaks under jbigi_run_guarded suppressed (GMP's memory, abandoned on purpose)"
+            asan=$asan:fast_unwind_on_malloc=0:malloc_context_size=64
+            lsan=suppressions=$out/lsan-guarded.supp
+        fi
+        ASAN_OPTIONS=$asan LSAN_OPTIONS=$lsan UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            "$out/asan/$t" >"$out/asan/$t.log" 2>&1
+        rc=$?
+        cat "$out/asan/$t.log"
+        san_tally "$out/asan/$t.log" "asan $t" "$rc"
+    done
+fi
 
-# ---- 2. the JNI layer, compiled only ----
-echo "## asan: src/jbigi.c (compile)"
-if [ ! -r "${JAVA_HOME:-}/include/jni.h" ]; then
-    echo "!! jni.h not found under JAVA_HOME=${JAVA_HOME:-}: set JAVA_HOME to a JDK" >&2
-    failed=$((failed + 1))
-elif $CLANG $warn $san -fPIC -fvisibility=hidden -Iinclude -I"$JAVA_HOME/include" \
-    -I"$JAVA_HOME/include/linux" $GMP_CFLAGS -Isrc -c src/jbigi.c -o "$out/asan/jbigi.o" \
-    >"$out/asan/jbigi.build.log" 2>&1; then
-    echo "src/jbigi.c: clean"
-    passed=$((passed + 1))
-else
-    cat "$out/asan/jbigi.build.log"
-    echo "!! src/jbigi.c does not compile cleanly with the sanitizer flags" >&2
-    failed=$((failed + 1))
+# ---- 2. the JNI layer: libjbigi.so under the sanitizers, in the JVM ----
+jni=$out/jni
+jni_phase() {
+    rm -rf "$jni"
+    mkdir -p "$jni/lib" "$jni/reports" "$jni/jar"
+    if [ ! -r "${JAVA_HOME:-}/include/jni.h" ]; then
+        echo "!! jni.h not found under JAVA_HOME=${JAVA_HOME:-}: set JAVA_HOME to a JDK" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    asan_runtime=$($CLANG -print-file-name="libclang_rt.asan-$(uname -m).so")
+    if [ ! -r "$asan_runtime" ]; then
+        echo "!! clang's libclang_rt.asan-$(uname -m).so not found: apt-get install libclang-rt-14-dev" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    for f in build/classes/net/i2p/util/NativeBigInteger.class build/jbigi.jar; do
+        [ -r "$f" ] && continue
+        echo "!! $f not built: run this through make check-native" >&2
+        failed=$((failed + 1))
+        return
+    done
+    lib_sources=$(c_sources)
+    echo "# sources (libjbigi.so): $lib_sources"
+    # As the Makefile links the library, with the sanitizers, against the
+    # shared ASan runtime (the JVM has it preloaded).
+    if ! $CLANG $warn $san -shared-libsan -fPIC -fvisibility=hidden -shared -Iinclude -I"$JAVA_HOME/include" \
+        -I"$JAVA_HOME/include/linux" $GMP_CFLAGS -Isrc -o "$jni/lib/libjbigi.so" $lib_sources $GMP_LIBS \
+        -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack >"$jni/build.log" 2>&1; then
+        cat "$jni/build.log"
+        echo "!! libjbigi.so does not build with the sanitizers" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    # The jar the loading tests extract from: build/jbigi.jar with every
+    # library in it replaced by the sanitized one.
+    cp build/jbigi.jar "$jni/jbigi.jar"
+    for name in $("$JAVA_HOME/bin/jar" --list --file "$jni/jbigi.jar" | grep '\.so$'); do
+        cp "$jni/lib/libjbigi.so" "$jni/jar/$name"
+        "$JAVA_HOME/bin/jar" --update --file "$jni/jbigi.jar" -C "$jni/jar" "$name" || {
+            echo "!! could not put the sanitized library into $jni/jbigi.jar" >&2
+            failed=$((failed + 1))
+            return
+        }
+    done
+    # The JVM, and every JVM the tests start (they inherit the environment),
+    # runs with the ASan runtime preloaded; each writes any report to
+    # $jni/reports/report.PID.  halt_on_error ends the process at the first.
+    cat >"$jni/java" <<EOF2
+#!/bin/sh
+LD_PRELOAD=$asan_runtime\${LD_PRELOAD:+:\$LD_PRELOAD}
+ASAN_OPTIONS=detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:halt_on_error=1:log_path=$PWD/$jni/reports/report
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$PWD/$jni/reports/report
+export LD_PRELOAD ASAN_OPTIONS UBSAN_OPTIONS
+exec "$JAVA" "\$@"
+EOF2
+    chmod +x "$jni/java"
+    failed_before=$failed
+    # No -Djbigi.soak: the million-call soak is make test's, and slow here.
+    java_plain=$JAVA
+    JAVA=$jni/java
+    junit_suite "$jni" -Xcheck:jni -XX:ErrorFile="$jni/hs_err_pid%p.log" \
+        -Djava.library.path="$jni/lib" -Djbigi.test.jar="$jni/jbigi.jar" \
+        -Djbigi.vectors=test/vectors/modpow-public.txt
+    JAVA=$java_plain
+    for report in "$jni"/reports/*; do
+        [ -e "$report" ] || continue
+        cat "$report"
+        echo "!! sanitizer report $report (above): counted as failed" >&2
+        failed=$((failed + 1))
+    done
+    if grep -q -E '^==[0-9]+==ERROR|runtime error:' "$jni/junit.log"; then
+        echo "!! sanitizer report in $jni/junit.log: counted as failed" >&2
+        failed=$((failed + 1))
+    fi
+    if [ "$failed" -eq "$failed_before" ]; then
+        echo "# jni: the JUnit suite ran clean under ASan+UBSan"
+    fi
+}
+if phase jni; then
+    echo "## asan: libjbigi.so in the JVM (the JUnit suite)"
+    jni_phase
 fi
 
 # ---- 3. valgrind memcheck ----
-if ! command -v valgrind >/dev/null 2>&1; then
+if ! phase valgrind; then
+    :
+elif ! command -v valgrind >/dev/null 2>&1; then
     echo "!! valgrind not found: apt-get install valgrind" >&2
     failed=$((failed + 1))
 else
@@ -174,14 +242,16 @@ else
             echo "# leaks under jbigi_run_guarded suppressed (GMP's memory, abandoned on purpose)"
             supp=--suppressions=$out/valgrind-guarded.supp
         fi
-        JBIGI_TEST_SCALE=${JBIGI_VALGRIND_SCALE:-10} valgrind -q --error-exitcode=1 \
+        # Valgrind cannot execute AVX-512: the IFMA engine is switched off
+        # (JBIGI_ENGINE=gmp), so its code runs under the sanitizers only.
+        JBIGI_ENGINE=gmp JBIGI_TEST_SCALE=${JBIGI_VALGRIND_SCALE:-10} valgrind -q --error-exitcode=1 \
             --leak-check=full --errors-for-leak-kinds=definite,indirect --num-callers=64 $supp \
             "$out/plain/$t" >"$out/plain/$t.log" 2>&1
         rc=$?
         cat "$out/plain/$t.log"
-        tally "$out/plain/$t.log" "valgrind $t" "$rc"
+        san_tally "$out/plain/$t.log" "valgrind $t" "$rc"
     done
 fi
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 /*
  * check.h - the few helpers the C tests share: counted checks, a seeded
- * generator, and the closing "N passed, N failed" line.
+ * generator, and the closing "N passed, N failed" line (with ", N skipped"
+ * when checks could not run here).
  */
 #ifndef JBIGI_TEST_CHECK_H
 #define JBIGI_TEST_CHECK_H
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static unsigned long checks_passed, checks_failed;
+static unsigned long checks_passed, checks_failed, checks_skipped;
 
 /* Counts one check; prints the failing ones with where they are. */
 #define CHECK(cond, ...)                                                   \
@@ -25,6 +26,16 @@ static unsigned long checks_passed, checks_failed;
                 fputc('\n', stderr);                                       \
             }                                                              \
         }                                                                  \
+    } while (0)
+
+/* Counts n checks that cannot run on this machine (for example for lack of
+ * a CPU feature) as skipped, and prints why: the run's summary shows them. */
+#define SKIP(n, ...)                                                       \
+    do {                                                                   \
+        checks_skipped += (n);                                             \
+        printf("# SKIP %lu: ", (unsigned long)(n));                        \
+        printf(__VA_ARGS__);                                               \
+        putchar('\n');                                                     \
     } while (0)
 
 /* xorshift64*: reproducible from the printed seed. */
@@ -72,7 +83,10 @@ static inline long test_scale(long count)
 
 static inline int finish(const char *name)
 {
-    printf("# %s\n%lu passed, %lu failed\n", name, checks_passed, checks_failed);
+    printf("# %s\n%lu passed, %lu failed", name, checks_passed, checks_failed);
+    if (checks_skipped)
+        printf(", %lu skipped", checks_skipped);
+    putchar('\n');
     return checks_failed == 0 ? 0 : 1;
 }
 

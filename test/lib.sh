@@ -1,0 +1,171 @@
+# Shared by test/run-tests.sh and test/check-native.sh (sourced, POSIX sh):
+# reading result lines and running the JUnit suite.  Both scripts keep three
+# counters, passed, failed and skipped, and end with the line
+# "N passed, N failed, N skipped".
+# shellcheck shell=sh
+
+# Reads the last result line of log $1, "N passed, N failed" with an optional
+# ", N skipped" (a C test that cannot run some checks on this machine, e.g.
+# for lack of a CPU feature, says so there), into res_passed, res_failed and
+# res_skipped.  Returns 1 when the log has no such line.
+read_result() {
+    res_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$1" | tail -n 1)
+    [ -n "$res_line" ] || return 1
+    res_passed=${res_line%% passed*}
+    res_failed=${res_line#*passed, }
+    res_failed=${res_failed%% failed*}
+    case $res_line in
+        *skipped) res_skipped=${res_line##*failed, }; res_skipped=${res_skipped%% skipped} ;;
+        *) res_skipped=0 ;;
+    esac
+}
+
+# Adds log $1's result line to the counters.  A log with no result line (the
+# test crashed), or a non-zero exit code $3 with no failed check, counts as
+# one more failure.  $2 names the test in messages.
+tally() { # log name exit-code
+    if ! read_result "$1"; then
+        echo "!! $2 printed no result line: counted as failed" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    passed=$((passed + res_passed))
+    failed=$((failed + res_failed))
+    skipped=$((skipped + res_skipped))
+    [ "$res_skipped" -eq 0 ] || echo "!! $2 skipped $res_skipped check(s): see its log above" >&2
+    if [ "$3" -ne 0 ] && [ "$res_failed" -eq 0 ]; then
+        echo "!! $2 exited $3" >&2
+        failed=$((failed + 1))
+    fi
+}
+
+# The test classes the suite must run: every test/java/**/NameTest.java.
+junit_classes() {
+    for f in test/java/net/i2p/util/*Test.java; do
+        f=${f##*/}
+        printf '%s\n' "${f%.java}"
+    done
+}
+
+# Compiles the JUnit tests into $1/classes and runs them with the JVM options
+# that follow, output in $1/junit.log (printed), then adds the outcome to the
+# counters.  Needs JAVA, JAVAC, JUNIT_JAR and build/classes.
+#
+# Counting: a successful test passes; a failed test fails; a test that was
+# skipped (disabled) or aborted (an assumption did not hold) is skipped.  A
+# failed container (a test class that did not initialise, a @BeforeAll that
+# threw) counts as one failure, an aborted one (an assumption in @BeforeAll)
+# as one skip.  A test class that never shows up in the run (it could not be
+# loaded: JUnit's class-path scan drops such a class without a word), a JNI
+# warning from -Xcheck:jni, no summary (the JVM died), or a non-zero exit
+# with nothing counted as failed, each count as one more failure.
+junit_suite() { # out-dir jvm-options...
+    j_out=$1
+    shift
+    if [ ! -r "$JUNIT_JAR" ]; then
+        echo "!! $JUNIT_JAR not found: apt-get install junit5" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    rm -rf "$j_out/classes"
+    mkdir -p "$j_out/classes"
+    if ! $JAVAC -Xlint:all -Werror -d "$j_out/classes" -cp "build/classes:$JUNIT_JAR" test/java/net/i2p/util/*.java \
+        >"$j_out/javac.log" 2>&1; then
+        cat "$j_out/javac.log"
+        echo "!! the JUnit tests did not compile" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    # The ASCII tree does not depend on the locale's character set; the
+    # class check below reads it.
+    $JAVA "$@" -cp "build/classes:$j_out/classes:$JUNIT_JAR" \
+        org.junit.platform.console.ConsoleLauncher --disable-banner --details=tree --details-theme=ascii \
+        --disable-ansi-colors --scan-classpath "$j_out/classes" >"$j_out/junit.log" 2>&1
+    j_rc=$?
+    cat "$j_out/junit.log"
+    junit_tally "$j_out/junit.log" "$j_rc"
+}
+
+# Adds the outcome of the JUnit run logged in $1 (exit code $2) to the counters.
+junit_tally() { # log exit-code
+    j_failed_before=$failed
+    j_warnings=$(grep -c -E 'WARNING in native method|FATAL ERROR in native method|^WARNING: JNI' "$1")
+    if [ "$j_warnings" -gt 0 ]; then
+        echo "!! -Xcheck:jni printed $j_warnings warning line(s): counted as failed" >&2
+        failed=$((failed + 1))
+    fi
+    j_ok=$(junit_count "$1" 'tests successful')
+    j_bad=$(junit_count "$1" 'tests failed')
+    j_aborted=$(junit_count "$1" 'tests aborted')
+    j_skip=$(junit_count "$1" 'tests skipped')
+    j_cbad=$(junit_count "$1" 'containers failed')
+    j_caborted=$(junit_count "$1" 'containers aborted')
+    if [ -z "$j_ok" ] || [ -z "$j_bad" ] || [ -z "$j_aborted" ] || [ -z "$j_skip" ] \
+        || [ -z "$j_cbad" ] || [ -z "$j_caborted" ]; then
+        echo "!! JUnit printed no summary (the JVM died?): counted as failed" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    for j_class in $(junit_classes); do
+        grep -q -E "^[| ]*[+']-- $j_class \[" "$1" || {
+            echo "!! JUnit: $j_class did not run (it could not be loaded?): counted as failed" >&2
+            failed=$((failed + 1))
+        }
+    done
+    passed=$((passed + j_ok))
+    failed=$((failed + j_bad + j_cbad))
+    skipped=$((skipped + j_skip + j_aborted + j_caborted))
+    [ "$j_cbad" -eq 0 ] ||
+        echo "!! JUnit: $j_cbad test class(es) failed as a whole (did not initialise, or @BeforeAll/@AfterAll threw): counted as failed" >&2
+    [ "$j_aborted" -eq 0 ] || echo "!! JUnit: $j_aborted test(s) aborted (an assumption did not hold): counted as skipped" >&2
+    [ "$j_caborted" -eq 0 ] ||
+        echo "!! JUnit: $j_caborted test class(es) aborted (an assumption in @BeforeAll did not hold): counted as skipped" >&2
+    [ "$j_skip" -eq 0 ] || echo "!! JUnit: $j_skip test(s) skipped (disabled here)" >&2
+    # What was skipped or aborted, and why.
+    grep -E "^[| ]*[+']-- .* \[[SA]\]" "$1" >&2
+    if [ "$2" -ne 0 ] && [ "$failed" -eq "$j_failed_before" ]; then
+        echo "!! JUnit exited $2" >&2
+        failed=$((failed + 1))
+    fi
+}
+
+# The number in JUnit's summary line "[ N what ]".
+junit_count() { # log what
+    sed -n "s/^\[ *\([0-9]*\) $2 *\]\$/\1/p" "$1" | tail -n 1
+}
+
+# The library's C sources: $C_SOURCES as `make` passes it (the Makefile's
+# C_SOURCES, the one list), else asked of the Makefile.
+c_sources() {
+    if [ -n "${C_SOURCES:-}" ]; then
+        printf '%s\n' "$C_SOURCES"
+    else
+        # shellcheck disable=SC2016 # $(C_SOURCES) is make's, not the shell's
+        make -s --no-print-directory --eval 'jbigi-print-c-sources: ; @echo $(C_SOURCES)' jbigi-print-c-sources
+    fi
+}
+
+# The same without the JNI layer (the files that include <jni.h>): what the
+# C tests link.
+c_sources_below_jni() {
+    for f in $(c_sources); do
+        grep -q '^#include <jni.h>' "$f" || printf '%s ' "$f"
+    done
+}
+
+# Every C test, test/c/test_*.c: a new one runs without an edit anywhere.
+c_tests() {
+    for f in test/c/test_*.c; do
+        f=${f#test/c/}
+        printf '%s ' "${f%.c}"
+    done
+}
+
+# Tests that watch the allocator (test_wipe, test_oom) intercept the C
+# library's functions at link time: a test defining __wrap_NAME is linked
+# with --wrap=NAME.
+c_test_link_flags() { # test
+    for f in malloc calloc aligned_alloc realloc free; do
+        grep -q "__wrap_$f *(" "test/c/$1.c" && printf ' -Wl,--wrap=%s' "$f"
+    done
+}
