@@ -144,7 +144,7 @@ check-native: $(GMP_DEPS) build/classes.stamp build/jbigi.jar
 
 FUZZ_SECONDS ?= 60
 fuzz: $(GMP_DEPS)
-	CLANG=clang GMP_CFLAGS="$(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	CLANG=clang GMP_CFLAGS="$(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)" \
 	  sh test/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
 
 # A measurement, not a test: Welch's t over interleaved timings of two exponent classes.

@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include "jni_util.h"
 
+#include <jni.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

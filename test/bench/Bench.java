@@ -140,6 +140,7 @@ public final class Bench {
 
         System.out.println();
         BenchReport.printTable(System.out, rows, options.samples, options.sampleMillis);
+        BenchReport.printEngines(System.out, rows);
         BenchReport.printFixedBase(System.out, fixedBaseRows);
         BenchReport.printWiping(System.out, wipeRows,
                 options.wipe && raw == null && Arrays.stream(options.sizes).anyMatch(BenchOptions::wipeSize));
@@ -258,19 +259,48 @@ public final class Bench {
             jbigiCT = add(group, powCT, set, "NativeBigInteger",
                     k -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k]));
         }
+        // Where the IFMA engine runs, the same calls with GMP forced, interleaved
+        // with the rest: the two engines side by side in one run.
+        Case gmpPow = null;
+        Case gmpPowCT = null;
+        if (!i2p && bothEngines(set.bits)) {
+            gmpPow = add(group, "modPow-gmp", set, "NativeBigInteger",
+                    k -> withGmp(() -> NativeBigInteger.modPow(base[k], exponent[k], nativeModulus[k])));
+            gmpPowCT = add(group, "modPowCT-gmp", set, "NativeBigInteger",
+                    k -> withGmp(() -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k])));
+        }
         Case rawPow = addRaw(group, raw, pow, set, "powm", null, "raw-C");
         Case rawSec = addRaw(group, raw, powCT, set, "powm_sec", null, "raw-C");
-        for (Case c : new Case[] {java, jbigi, sameBase, rawPow})
+        for (Case c : new Case[] {java, jbigi, sameBase, gmpPow, rawPow})
             link(c, java, rawPow);
-        for (Case c : new Case[] {jbigiCT, rawSec})
+        for (Case c : new Case[] {jbigiCT, gmpPowCT, rawSec})
             link(c, java, rawSec);
         rows.add(new Row(pow, set.bits, java, jbigi, rawPow));
+        if (gmpPow != null)
+            rows.add(new Row(gmpPow.operation, set.bits, java, gmpPow, rawPow));
         if (sameBase != null)
             rows.add(new Row(sameBase.operation, set.bits, java, sameBase, rawPow));
         rows.add(new Row(powCT, set.bits, java, jbigiCT, rawSec));
+        if (gmpPowCT != null)
+            rows.add(new Row(gmpPowCT.operation, set.bits, java, gmpPowCT, rawSec));
         if (fixedSet != null)
             addFixedBaseCases(group, fixedSet, new FixedBaseRow(set.bits, java, jbigi, jbigiCT, rawPow, rawSec));
         groups.add(group);
+    }
+
+    /** Whether the IFMA engine runs here at this size, so that GMP-forced rows mean something. */
+    private static boolean bothEngines(int bits) {
+        return bits >= 512 && "avx512-ifma".equals(NativeBigInteger.engine());
+    }
+
+    /** op with the library's GMP engine forced, then the per-call choice restored. */
+    private static BigInteger withGmp(java.util.function.Supplier<BigInteger> op) {
+        Engine.nativeForceGmp(true);
+        try {
+            return op.get();
+        } finally {
+            Engine.nativeForceGmp(false);
+        }
     }
 
     /**

@@ -133,6 +133,38 @@ final class BenchReport {
                 : "Slower than BigInteger (native/Java > 1): " + String.join(", ", slower) + ".");
     }
 
+    /**
+     * The engines side by side, where both ran: the IFMA engine's modPow and
+     * modPowCT against the same library with GMP forced (same rounds), and
+     * against raw mpz_powm / mpz_powm_sec, and BigInteger.
+     */
+    static void printEngines(PrintStream out, List<Row> rows) {
+        List<Row[]> pairs = new java.util.ArrayList<>();
+        for (Row gmp : rows) {
+            if (!gmp.operation.endsWith("-gmp"))
+                continue;
+            String op = gmp.operation.substring(0, gmp.operation.length() - 4);
+            for (Row engine : rows) {
+                if (engine.operation.equals(op) && engine.bits == gmp.bits)
+                    pairs.add(new Row[] {engine, gmp});
+            }
+        }
+        if (pairs.isEmpty())
+            return;
+        out.println();
+        out.println("Engines: the AVX-512 IFMA engine (auto) against the same library with GMP forced, in the same rounds.");
+        String cols = "%-9s %5s  %10s %10s  %14s %16s %13s%n";
+        out.printf(cols, "", "", "IFMA", "GMP", "IFMA / GMP", "IFMA / raw GMP", "IFMA /");
+        out.printf(cols, "operation", "bits", "us", "us", "(same library)", "(mpz_powm[_sec])", "BigInteger");
+        for (Row[] p : pairs) {
+            Row engine = p[0];
+            Row gmp = p[1];
+            out.printf(Locale.ROOT, cols, engine.operation, engine.bits, micros(engine.jbigi.median()),
+                    micros(gmp.jbigi.median()), ratio(engine.jbigi, gmp.jbigi),
+                    engine.raw == null ? "-" : ratio(engine.jbigi, engine.raw), ratio(engine.jbigi, engine.java));
+        }
+    }
+
     /** The fixed-base section: times, then ratios, build costs and table sizes against the targets. */
     static void printFixedBase(PrintStream out, List<FixedBaseRow> rows) {
         if (rows.isEmpty())
@@ -315,7 +347,7 @@ final class BenchReport {
      */
     static void writeChartData(Path file, List<Row> rows, String title) throws IOException {
         String[] lines = {"modPow", "modPowCT", "modInverse", "mpz_powm", "modPow-samebase", "fixedBase-modPow",
-            "fixedBase-modPowCT"};
+            "fixedBase-modPowCT", "modPow-gmp", "modPowCT-gmp"};
         TreeMap<Integer, String[]> bySize = new TreeMap<>();
         for (Row r : rows) {
             String[] cells = bySize.computeIfAbsent(r.bits, b -> {
@@ -343,6 +375,12 @@ final class BenchReport {
                     break;
                 case "fixedBase-modPowCT":
                     cells[6] = speedup(r.java, r.jbigi);
+                    break;
+                case "modPow-gmp":
+                    cells[7] = speedup(r.java, r.jbigi);
+                    break;
+                case "modPowCT-gmp":
+                    cells[8] = speedup(r.java, r.jbigi);
                     break;
                 default:
                     break; // the I2P workload is a single size: in the table only

@@ -6,7 +6,9 @@
 # Columns of a line: speed-up, then its range from the fastest and slowest
 # samples (drawn as error bars).  Above 1 is faster than BigInteger.  The
 # fixed-base lines have their own inputs (one base and modulus per size) and
-# their own BigInteger reference, measured with them.
+# their own BigInteger reference, measured with them.  Where the AVX-512 IFMA
+# engine runs, the "GMP engine forced" lines are the same calls with
+# -Djbigi.engine=gmp's switch thrown for each, measured in the same rounds.
 
 if (!exists("datafile")) datafile = 'build/bench/speedup.dat'
 if (!exists("outfile")) outfile = 'build/bench/speedup.png'
@@ -46,4 +48,8 @@ plot 1 with lines dashtype 2 linecolor "gray40" title "break-even", \
      datafile using 1:17:18:19 with yerrorlines linewidth 2 pointtype 13 linecolor "#ff7f0e" \
          title "FixedBase.modPow (explicit table)" noenhanced, \
      datafile using 1:20:21:22 with yerrorlines linewidth 2 dashtype 5 pointtype 12 linecolor "#8c564b" \
-         title "FixedBase.modPowCT (vs BigInteger.modPow)" noenhanced
+         title "FixedBase.modPowCT (vs BigInteger.modPow)" noenhanced, \
+     datafile using 1:23:24:25 with yerrorlines linewidth 1 dashtype 2 pointtype 7 linecolor "#17becf" \
+         title "NativeBigInteger.modPow, GMP engine forced" noenhanced, \
+     datafile using 1:26:27:28 with yerrorlines linewidth 1 dashtype 2 pointtype 5 linecolor "#bcbd22" \
+         title "NativeBigInteger.modPowCT, GMP engine forced" noenhanced

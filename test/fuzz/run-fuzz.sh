@@ -1,12 +1,14 @@
 #!/bin/sh
-# Builds the libFuzzer targets (conversion, arithmetic, fixed-base table
-# validation) with
-# AddressSanitizer + UndefinedBehaviorSanitizer and runs each for SECONDS
-# (default 60).  Called by `make fuzz FUZZ_SECONDS=n`.  Prints each target's
-# number of executions and ends with one line "N passed, N failed": a target
-# that crashes, leaks, trips a sanitizer or a check counts as failed.
+# Builds every libFuzzer target, test/fuzz/fuzz_*.c (conversion,
+# arithmetic, fixed-base table validation, the IFMA engine), with
+# AddressSanitizer + UndefinedBehaviorSanitizer, linked with the library's
+# sources below JNI, and runs each for SECONDS (default 60).  Called by
+# `make fuzz FUZZ_SECONDS=n`.  Prints each target's number of executions and
+# ends with one line "N passed, N failed": a target that crashes, leaks,
+# trips a sanitizer or a check counts as failed.
 #
-# Environment: CLANG (default clang), GMP_CFLAGS, GMP_LIBS (default -lgmp).
+# Environment: CLANG (default clang), GMP_CFLAGS, GMP_LIBS (default -lgmp),
+# C_SOURCES (default: asked of the Makefile).
 #
 # New inputs go to build/fuzz/corpus-<target>/ (scratch, git-ignored); the
 # committed seeds in test/fuzz/corpus/<target>/ are only read, because
@@ -16,8 +18,17 @@
 # shellcheck disable=SC2086 # flag lists kept in variables are meant to split
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. test/lib.sh
 
 seconds=${1:-60}
+
+# Every test/fuzz/fuzz_*.c: a new target runs without an edit here.
+fuzz_targets() {
+    for f in test/fuzz/fuzz_*.c; do
+        f=${f#test/fuzz/fuzz_}
+        printf '%s ' "${f%.c}"
+    done
+}
 case "$seconds" in
     ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;;
 esac
@@ -37,11 +48,10 @@ count_files() {
     find "$1" -type f | wc -l
 }
 
-for target in convert arith fixedbase; do
+for target in $(fuzz_targets); do
     bin="$out/fuzz_$target"
     if ! $CLANG $flags $GMP_CFLAGS -Isrc -Itest/c -o "$bin" "test/fuzz/fuzz_$target.c" \
-        src/convert.c src/arith.c src/wipe.c src/scratch.c src/fixedbase.c src/engine.c \
-        src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c $GMP_LIBS >"$out/$target.build.log" 2>&1; then
+        $(c_sources_below_jni) $GMP_LIBS >"$out/$target.build.log" 2>&1; then
         cat "$out/$target.build.log"
         echo "!! fuzz_$target did not compile" >&2
         failed=$((failed + 1))
