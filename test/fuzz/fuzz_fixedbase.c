@@ -62,7 +62,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 6)
         return 0;
     unsigned rows = 1 + data[0] % 5, blocks = 1 + data[1] % 3;
-    size_t mod_len = 1 + data[2] % 48, base_len = data[3] % 64, exp_len = data[4] % 64;
+    /* Moduli up to 20 limbs: tables in GMP's format and, from 16 limbs where
+     * the IFMA engine runs, in its format. */
+    size_t mod_len = 1 + data[2] % 160, base_len = data[3] % 64, exp_len = data[4] % 64;
     unsigned mutations = data[5] % 8;
     data += 6;
     size -= 6;

@@ -59,10 +59,10 @@ for target in $(fuzz_targets); do
     fi
     mkdir -p "$out/corpus-$target"
     # Longest input: values up to 4 KiB for convert; arith's format cannot
-    # use more than 3 + 3 * 255 bytes, fixedbase's more than 6 + 7 * 9 + 1 + 176.
+    # use more than 3 + 3 * 255 bytes, fixedbase's more than 6 + 7 * 9 + 1 + 288.
     case $target in
         convert) max_len=4096 ;;
-        fixedbase) max_len=256 ;;
+        fixedbase) max_len=384 ;;
         *) max_len=768 ;;
     esac
     seeds_before=$(count_files "test/fuzz/corpus/$target")
