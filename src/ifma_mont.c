@@ -253,27 +253,53 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
         /* The next digit up as the vector holds it before this step. */
         const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
         const u128 pa0 = (u128)a0 * bi;
-        const uint64_t q = ((D + (uint64_t)pa0) * k0) & M52;
+        const uint64_t S = D + ((uint64_t)pa0 & M52);
+        const uint64_t q = (S * k0) & M52;
+        /* S + (m0 q mod 2^52) is S rounded up to a multiple of 2^52, so the
+         * carry out of the bottom digit is known before q: this keeps one
+         * multiplication off the chain from one q to the next. */
+        const uint64_t c = (S + M52) >> 52;
         const u128 pm0 = (u128)m0 * q;
-        /* The bottom digit's low halves sum to a multiple of 2^52; what is
-         * above goes up with the high halves and this step's low halves of
-         * digit 1 (which the vector adds to its lane 1 too). */
-        const uint64_t c = (D + ((uint64_t)pa0 & M52) + ((uint64_t)pm0 & M52)) >> 52;
-        D = V + ((a1 * bi) & M52) + ((m1 * q) & M52) + (uint64_t)(pa0 >> 52) + (uint64_t)(pm0 >> 52) + c;
+        /* The new bottom digit: digit 1 as it was, plus this step's low
+         * halves for digit 1 and high halves from digit 0 (which the vector
+         * adds to its lanes too), plus the carry. */
+        D = V + ((a1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
 
         const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
+        /* Low halves into each digit's own lane; then down one lane; then
+         * the high halves, which belong one digit up, into the same lanes.
+         * Up to 6 registers the step is latency-bound: the products are
+         * summed apart from the accumulator, which then waits for one
+         * addition and the shift only.  From 7 on it is throughput-bound and
+         * the products go straight into the accumulator (fewer
+         * instructions, a longer chain). */
+        if (K <= 6) {
 #pragma GCC unroll 20
-        for (int k = 0; k < K; k++) {
-            __m512i L = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-            L = _mm512_madd52lo_epu64(L, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            T[k] = _mm512_add_epi64(R[k], L);
-        }
-        T[K] = zero;
+            for (int k = 0; k < K; k++) {
+                __m512i t = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
+                t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                T[k] = _mm512_add_epi64(R[k], t);
+            }
+            T[K] = zero;
 #pragma GCC unroll 20
-        for (int k = 0; k < K; k++) {
-            __m512i H = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-            H = _mm512_madd52hi_epu64(H, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), H);
+            for (int k = 0; k < K; k++) {
+                __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
+                t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), t);
+            }
+        } else {
+#pragma GCC unroll 20
+            for (int k = 0; k < K; k++) {
+                __m512i t = _mm512_madd52lo_epu64(R[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
+                T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            }
+            T[K] = zero;
+#pragma GCC unroll 20
+            for (int k = 0; k < K; k++) {
+                __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+                t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
+                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            }
         }
     }
     /* Lane 0 was stale; the exact bottom digit goes in. */
