@@ -253,32 +253,173 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
         /* The next digit up as the vector holds it before this step. */
         const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
         const u128 pa0 = (u128)a0 * bi;
-        const uint64_t q = ((D + (uint64_t)pa0) * k0) & M52;
+        const uint64_t S = D + ((uint64_t)pa0 & M52);
+        const uint64_t q = (S * k0) & M52;
+        /* S + (m0 q mod 2^52) is S rounded up to a multiple of 2^52, so the
+         * carry out of the bottom digit is known before q: this keeps one
+         * multiplication off the chain from one q to the next. */
+        const uint64_t c = (S + M52) >> 52;
         const u128 pm0 = (u128)m0 * q;
-        /* The bottom digit's low halves sum to a multiple of 2^52; what is
-         * above goes up with the high halves and this step's low halves of
-         * digit 1 (which the vector adds to its lane 1 too). */
-        const uint64_t c = (D + ((uint64_t)pa0 & M52) + ((uint64_t)pm0 & M52)) >> 52;
-        D = V + ((a1 * bi) & M52) + ((m1 * q) & M52) + (uint64_t)(pa0 >> 52) + (uint64_t)(pm0 >> 52) + c;
+        /* The new bottom digit: digit 1 as it was, plus this step's low
+         * halves for digit 1 and high halves from digit 0 (which the vector
+         * adds to its lanes too), plus the carry. */
+        D = V + ((a1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
 
         const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
+        /* Low halves into each digit's own lane; then down one lane; then
+         * the high halves, which belong one digit up, into the same lanes.
+         * Up to 6 registers the step is latency-bound: the products are
+         * summed apart from the accumulator, which then waits for one
+         * addition and the shift only.  From 7 on it is throughput-bound and
+         * the products go straight into the accumulator (fewer
+         * instructions, a longer chain). */
+        if (K <= 6) {
 #pragma GCC unroll 20
-        for (int k = 0; k < K; k++) {
-            __m512i L = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-            L = _mm512_madd52lo_epu64(L, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            T[k] = _mm512_add_epi64(R[k], L);
-        }
-        T[K] = zero;
+            for (int k = 0; k < K; k++) {
+                __m512i t = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
+                t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                T[k] = _mm512_add_epi64(R[k], t);
+            }
+            T[K] = zero;
 #pragma GCC unroll 20
-        for (int k = 0; k < K; k++) {
-            __m512i H = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-            H = _mm512_madd52hi_epu64(H, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), H);
+            for (int k = 0; k < K; k++) {
+                __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
+                t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), t);
+            }
+        } else {
+#pragma GCC unroll 20
+            for (int k = 0; k < K; k++) {
+                __m512i t = _mm512_madd52lo_epu64(R[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
+                T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            }
+            T[K] = zero;
+#pragma GCC unroll 20
+            for (int k = 0; k < K; k++) {
+                __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+                t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
+                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            }
         }
     }
     /* Lane 0 was stale; the exact bottom digit goes in. */
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
+}
+
+/*
+ * r = a a / 2^(52 N) + (0 or m), each cross product computed once.
+ *
+ * a a = sum_i a_i 2^(52 i) (a_i 2^(52 i) + 2 sum_{j>i} a_j 2^(52 j)), so step
+ * i multiplies a_i by a vector whose lanes below i are zero (the registers
+ * wholly below i are skipped: that is the saving, about half the product
+ * multiply-adds), lane i is a_i and the lanes above hold 2 a.  The doubled
+ * digits must fit in 52 bits: d2 = 2 a normalised (digit j is (2 a_j mod
+ * 2^52) plus the top bit of a_(j-1), below 2^52 without further carries) is
+ * right for the lanes from i + 2 on, and lane i + 1 takes 2 a_(i+1) mod 2^52
+ * without the carry in, which belongs to a_i's own doubling and is not wanted
+ * there: the carries then telescope to exactly 2 sum_{j>i} a_j 2^(52 j).
+ * Which lanes get what depends on i alone, never on the values.
+ */
+IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
+    _Alignas(64) uint64_t d2[KMAX * 8], d2nc[KMAX * 8];
+    __m512i R[KMAX], T[KMAX + 1];
+    {
+        __m512i cprev = zero;
+#pragma GCC unroll 20
+        for (int k = 0; k < K; k++) {
+            __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
+            __m512i dbl = _mm512_add_epi64(x, x);
+            __m512i nc = _mm512_and_si512(dbl, mask52);
+            __m512i c = _mm512_srli_epi64(dbl, 52);
+            _mm512_store_si512((void *)(d2nc + 8 * k), nc);
+            _mm512_store_si512((void *)(d2 + 8 * k), _mm512_add_epi64(nc, _mm512_alignr_epi64(c, cprev, 7)));
+            cprev = c;
+        }
+    }
+#pragma GCC unroll 20
+    for (int k = 0; k < K; k++)
+        R[k] = zero;
+    const uint64_t m0 = m[0], m1 = m[1];
+    uint64_t D = 0;
+#pragma GCC unroll 20
+    for (int s = 0; s < K; s++) {
+        for (int l = 0; l < 8; l++) {
+            const int i = 8 * s + l;
+            if (i >= N)
+                break;
+            const uint64_t bi = a[i];
+            /* Lanes 0 and 1 of this step's multiplicand, for the scalar side. */
+            uint64_t x0 = 0, x1 = 0;
+            if (s == 0) {
+                x0 = l == 0 ? a[0] : 0;
+                x1 = l == 0 ? d2nc[1] : l == 1 ? a[1] : 0;
+            }
+            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
+            const u128 pa0 = (u128)x0 * bi;
+            const uint64_t S = D + ((uint64_t)pa0 & M52);
+            const uint64_t q = (S * k0) & M52;
+            const uint64_t c = (S + M52) >> 52;
+            const u128 pm0 = (u128)m0 * q;
+            D = V + ((x1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
+
+            const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
+            /* The multiplicand's registers s and s + 1; those above are d2. */
+            const __mmask8 eq = (__mmask8)(1u << l), next = (__mmask8)(2u << l), above = (__mmask8)(0xfcu << l);
+            __m512i X[KMAX];
+            X[s] = _mm512_maskz_mov_epi64(above, _mm512_load_si512((const void *)(d2 + 8 * s)));
+            X[s] = _mm512_mask_mov_epi64(X[s], eq, _mm512_load_si512((const void *)(a + 8 * s)));
+            X[s] = _mm512_mask_mov_epi64(X[s], next, _mm512_load_si512((const void *)(d2nc + 8 * s)));
+            if (s + 1 < K)
+                X[s + 1] = _mm512_mask_mov_epi64(_mm512_load_si512((const void *)(d2 + 8 * (s + 1))),
+                                                 (__mmask8)(l == 7), _mm512_load_si512((const void *)(d2nc + 8 * (s + 1))));
+#pragma GCC unroll 20
+            for (int k = s + 2; k < K; k++)
+                X[k] = _mm512_load_si512((const void *)(d2 + 8 * k));
+
+            if (K <= 6) {
+#pragma GCC unroll 20
+                for (int k = 0; k < K; k++) {
+                    __m512i t = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                    if (k >= s)
+                        t = _mm512_madd52lo_epu64(t, X[k], B);
+                    T[k] = _mm512_add_epi64(R[k], t);
+                }
+                T[K] = zero;
+#pragma GCC unroll 20
+                for (int k = 0; k < K; k++) {
+                    __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                    if (k >= s)
+                        t = _mm512_madd52hi_epu64(t, X[k], B);
+                    R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), t);
+                }
+            } else {
+#pragma GCC unroll 20
+                for (int k = 0; k < K; k++) {
+                    __m512i t = R[k];
+                    if (k >= s)
+                        t = _mm512_madd52lo_epu64(t, X[k], B);
+                    T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                }
+                T[K] = zero;
+#pragma GCC unroll 20
+                for (int k = 0; k < K; k++) {
+                    __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+                    if (k >= s)
+                        t = _mm512_madd52hi_epu64(t, X[k], B);
+                    R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                }
+            }
+        }
+    }
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K);
+    /* They are a's digits, doubled: secret in the constant-time path. */
+    explicit_bzero(d2, (size_t)K * 64);
+    explicit_bzero(d2nc, (size_t)K * 64);
 }
 
 typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int);
@@ -292,6 +433,21 @@ typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uin
 AMM_K(1) AMM_K(2) AMM_K(3) AMM_K(4) AMM_K(5) AMM_K(6) AMM_K(7) AMM_K(8) AMM_K(9) AMM_K(10)
 AMM_K(11) AMM_K(12) AMM_K(13) AMM_K(14) AMM_K(15) AMM_K(16) AMM_K(17) AMM_K(18) AMM_K(19) AMM_K(20)
 
+typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int);
+
+#define SQR_K(K)                                                                                       \
+    IFMA_TARGET static void sqr_##K(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N) \
+    {                                                                                                  \
+        amm_sqr(r, a, m, k0, N, K);                                                                    \
+    }
+SQR_K(1) SQR_K(2) SQR_K(3) SQR_K(4) SQR_K(5) SQR_K(6) SQR_K(7) SQR_K(8) SQR_K(9) SQR_K(10)
+SQR_K(11) SQR_K(12) SQR_K(13) SQR_K(14) SQR_K(15) SQR_K(16) SQR_K(17) SQR_K(18) SQR_K(19) SQR_K(20)
+
+static const sqr_fn sqr_for_k[KMAX + 1] = {
+    NULL,    sqr_1,  sqr_2,  sqr_3,  sqr_4,  sqr_5,  sqr_6,  sqr_7,  sqr_8,  sqr_9,  sqr_10,
+    sqr_11, sqr_12, sqr_13, sqr_14, sqr_15, sqr_16, sqr_17, sqr_18, sqr_19, sqr_20,
+};
+
 static const amm_fn amm_for_k[KMAX + 1] = {
     NULL,    amm_1,  amm_2,  amm_3,  amm_4,  amm_5,  amm_6,  amm_7,  amm_8,  amm_9,  amm_10,
     amm_11, amm_12, amm_13, amm_14, amm_15, amm_16, amm_17, amm_18, amm_19, amm_20,
@@ -304,7 +460,7 @@ void jbigi_ifma_mul(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a, c
 
 void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a)
 {
-    amm_for_k[ctx->words / 8](r, a, a, ctx->m, ctx->k0, ctx->digits);
+    sqr_for_k[ctx->words / 8](r, a, ctx->m, ctx->k0, ctx->digits);
 }
 
 #else /* not x86-64: ctx_init refuses, so these are never reached */

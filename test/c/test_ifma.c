@@ -168,29 +168,40 @@ static void check_edge_cases(mp_size_t n)
         elen[4] = n;
         random_limbs(exps[5], n); elen[5] = n;            /* random, full length */
         elen[6] = 1;                                      /* 0 */
+        /* Above 2112 bits the full-length exponents (and the constant-time
+         * path, always full length) run for the last two bases only, and
+         * above 4096 bits the constant-time path for all ones only. */
         for (int bi = 0; bi < 5; bi++)
-            for (int ei = 0; ei < 7; ei++)
-                check_case("edge", bases[bi], exps[ei], elen[ei], m, n, 1);
+            for (int ei = 0; ei < 7; ei++) {
+                int full = elen[ei] == n && n > 1;
+                if (n > 33 && bi < 3 && full)
+                    continue;
+                int ct = n <= 33 || (bi >= 3 && full && (n <= 64 || ei == 4));
+                check_case("edge", bases[bi], exps[ei], elen[ei], m, n, ct);
+            }
     }
 }
 
-/* Random cases of n limbs: random moduli, bases, exponents of random length
- * (short ones mostly: the constant-time path runs the full length anyway). */
-static void check_random(mp_size_t n, long cases, long ct_cases)
+/* Random cases of n limbs: random moduli and bases.  The first ct_cases
+ * run both paths with full-length exponents (the constant-time path runs
+ * all 64 n bits whatever the exponent); the next long_cases exponents of 1
+ * to n limbs; the rest exponents of one or two limbs with a random bit
+ * length, where GMP's reference is cheap enough for many cases. */
+static void check_random(mp_size_t n, long cases, long long_cases, long ct_cases)
 {
     mp_limb_t m[MAXN], b[MAXN], e[MAXN];
     for (long c = 0; c < cases; c++) {
         random_modulus(m, n);
         random_below(b, m, n);
         mp_size_t en;
-        if (rng_next() % 8 == 0)
+        if (c < ct_cases)
+            en = n;
+        else if (c < ct_cases + long_cases)
             en = 1 + (mp_size_t)(rng_next() % (uint64_t)n);
         else
             en = 1 + (mp_size_t)(rng_next() % 2);
-        if (c < ct_cases && en > n)
-            en = n; /* the constant-time exponent has at most n limbs */
         random_limbs(e, en);
-        if (rng_next() % 2) /* a random bit length within the top limb */
+        if (rng_next() % 2)
             e[en - 1] >>= rng_next() % 64;
         check_case("random", b, e, en, m, n, c < ct_cases);
     }
@@ -295,16 +306,20 @@ int main(void)
         return finish("test_ifma");
     }
     for (mp_size_t n = 1; n <= MAXN; n++) {
-        /* Edge cases at every size up to 2048 bits and on boundaries above. */
-        if (n <= 33 || n % 16 <= 1 || n % 16 == 15 || n == MAXN)
+        /* Edge cases at every size up to 2112 bits and on limb-count
+         * boundaries above (where the digit count N or the register count
+         * changes). */
+        if (n <= 33 || n == 48 || n == 49 || n == 64 || n == 65 || n == MAXN)
             check_edge_cases(n);
         check_layer(n, test_scale(n <= 32 ? 40 : 8));
-        /* Random cases: the variable-time count falls with the size (the
-         * exponents are mostly short, GMP's reference dominates); the
-         * constant-time path runs all 64 n exponent bits, so fewer. */
-        long cases = n <= 16 ? 4000 : n <= 32 ? 3000 : n <= 64 ? 1500 : 800;
-        long ct = n <= 16 ? 300 : n <= 32 ? 60 : n <= 64 ? 12 : 3;
-        check_random(n, test_scale(cases), test_scale(ct));
+        /* Counts fall with the size: GMP's reference dominates the time.
+         * About 200,000 cases in all, most of them cheap (short exponents,
+         * small moduli); full-length and constant-time ones at every size up
+         * to 4096 bits and every fourth above. */
+        long cases = n <= 16 ? 8000 : n <= 32 ? 2500 : n <= 64 ? 800 : 60;
+        long longer = n <= 16 ? 500 : n <= 32 ? 50 : n <= 64 ? 8 : 2;
+        long ct = n <= 16 ? 200 : n <= 32 ? 20 : n <= 64 ? 3 : n % 4 == 0 ? 1 : 0;
+        check_random(n, test_scale(cases), test_scale(longer), ct ? test_scale(ct) : 0);
     }
     printf("# test_ifma: %lu engine exponentiations compared with GMP\n", engine_cases);
     return finish("test_ifma");

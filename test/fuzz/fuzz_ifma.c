@@ -1,0 +1,120 @@
+/*
+ * fuzz_ifma.c - libFuzzer target for the AVX-512 IFMA engine (src/ifma*.c).
+ *
+ * Input: one byte for n, the modulus size in limbs (1 to 48 for bytes below
+ * 240, else one of 53, 58, ..., 128), one byte of flags, then the modulus, the base and the exponent,
+ * 8 n little-endian bytes each at most.  Missing bytes are filled with the
+ * flags' choice of 0x00 or 0xff, so short inputs still reach all-ones and
+ * sparse values.  The modulus is made odd with a non-zero top limb, the base
+ * is reduced mod m (as the caller must), and the exponent has 1 to n limbs.
+ *
+ * jbigi_ifma_powm must equal mpz_powm and jbigi_ifma_powm_sec must equal
+ * mpz_powm_sec (1 mod m for e = 0, which GMP's refuses), limb for limb, and
+ * neither may write past its n result limbs (AddressSanitizer sees the
+ * heap copies).  Any difference aborts: libFuzzer saves the input.
+ *
+ * Without IFMA (or with JBIGI_ENGINE=gmp) the engine must refuse every call
+ * with JBIGI_IFMA_UNSUPPORTED; nothing else is checked then.
+ *
+ * Build and run: test/fuzz/run-fuzz-ifma.sh [SECONDS].
+ */
+#include <gmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ifma.h"
+
+#define REQUIRE(cond, ...)                   \
+    do {                                     \
+        if (!(cond)) {                       \
+            fprintf(stderr, "fuzz_ifma: ");  \
+            fprintf(stderr, __VA_ARGS__);    \
+            fputc('\n', stderr);             \
+            abort();                         \
+        }                                    \
+    } while (0)
+
+/* Reads up to 8 n bytes into n limbs, filling what the input lacks. */
+static size_t take_limbs(mp_limb_t *x, mp_size_t n, const uint8_t *data, size_t size, uint8_t fill)
+{
+    size_t want = (size_t)n * 8, got = size < want ? size : want;
+    uint8_t *bytes = (uint8_t *)x;
+    memset(bytes, fill, want);
+    for (size_t i = 0; i < got; i++) /* little-endian limbs from bytes, any host order */
+        x[i / 8] = (x[i / 8] & ~((mp_limb_t)0xff << (8 * (i % 8)))) | ((mp_limb_t)data[i] << (8 * (i % 8)));
+    return got;
+}
+
+static mp_size_t top(const mp_limb_t *x, mp_size_t n)
+{
+    while (n > 0 && x[n - 1] == 0)
+        n--;
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    /* Mostly up to 3072 bits, where executions are cheap (the constant-time
+     * path runs the full exponent length); 16 sizes up to 8192 bits. */
+    const mp_size_t n = data[0] < 240 ? 1 + data[0] % 48 : JBIGI_IFMA_MAX_LIMBS - (255 - data[0]) * 5;
+    const uint8_t flags = data[1];
+    data += 2;
+    size -= 2;
+    const size_t bytes = (size_t)n * sizeof(mp_limb_t);
+    mp_limb_t *m = malloc(bytes), *b = malloc(bytes), *e = malloc(bytes), *r = malloc(bytes);
+    REQUIRE(m && b && e && r, "out of memory");
+
+    size_t used = take_limbs(m, n, data, size, (flags & 1) ? 0xff : 0);
+    data += used;
+    size -= used;
+    used = take_limbs(b, n, data, size, (flags & 2) ? 0xff : 0);
+    data += used;
+    size -= used;
+    used = take_limbs(e, n, data, size, (flags & 4) ? 0xff : 0);
+    m[0] |= 1;
+    if (m[n - 1] == 0)
+        m[n - 1] = 1;
+    /* Exponent length: 1 to n limbs, from the flags' upper bits. */
+    mp_size_t en = 1 + (mp_size_t)(flags >> 3) % n;
+
+    mpz_t zm, zb, ze, want, got;
+    mpz_inits(zb, want, NULL);
+    mpz_roinit_n(zm, m, n);
+    mpz_set(zb, (mpz_roinit_n(got, b, top(b, n)), got));
+    mpz_mod(zb, zb, zm);
+    memset(b, 0, bytes);
+    mpz_export(b, NULL, -1, sizeof(mp_limb_t), 0, 0, zb);
+    for (mp_size_t i = en; i < n; i++)
+        e[i] = 0;
+    mpz_roinit_n(ze, e, top(e, en));
+
+    if (!jbigi_ifma_available()) {
+        REQUIRE(jbigi_ifma_powm(r, b, e, en, m, n) == JBIGI_IFMA_UNSUPPORTED, "ran without IFMA");
+        REQUIRE(jbigi_ifma_powm_sec(r, b, e, m, n) == JBIGI_IFMA_UNSUPPORTED, "ran without IFMA");
+        goto done;
+    }
+
+    mpz_powm(want, zb, ze, zm);
+    REQUIRE(jbigi_ifma_powm(r, b, e, en, m, n) == 0, "powm failed, n=%ld", (long)n);
+    REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want) == 0, "powm differs from mpz_powm, n=%ld", (long)n);
+
+    if (mpz_sgn(ze) > 0)
+        mpz_powm_sec(want, zb, ze, zm);
+    else
+        mpz_set_ui(want, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
+    REQUIRE(jbigi_ifma_powm_sec(r, b, e, m, n) == 0, "powm_sec failed, n=%ld", (long)n);
+    REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want) == 0, "powm_sec differs from mpz_powm_sec, n=%ld",
+            (long)n);
+
+done:
+    mpz_clears(zb, want, NULL);
+    free(m);
+    free(b);
+    free(e);
+    free(r);
+    return 0;
+}
