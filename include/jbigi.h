@@ -80,10 +80,6 @@ JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_nativeGMPPatchVersion
 #ifdef __cplusplus
 extern "C" {
 #endif
-#undef net_i2p_util_FixedBase_VARIABLE_TIME_BLOCKS
-#define net_i2p_util_FixedBase_VARIABLE_TIME_BLOCKS 2L
-#undef net_i2p_util_FixedBase_CONSTANT_TIME_BLOCKS
-#define net_i2p_util_FixedBase_CONSTANT_TIME_BLOCKS 2L
 #undef net_i2p_util_FixedBase_MAX_TABLE_MODULUS_BITS
 #define net_i2p_util_FixedBase_MAX_TABLE_MODULUS_BITS 16384L
 /*

@@ -43,6 +43,9 @@
 #include "scratch.h"
 
 #include <stdint.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +155,43 @@ static const uint64_t *aligned_operand(struct mont *c, const mp_limb_t *p, int s
     uint64_t *copy = c->aligned + (size_t)slot * (size_t)c->ifma->words;
     memcpy(copy, p, (size_t)c->ifma->words * sizeof(uint64_t));
     return copy;
+}
+
+#if defined(__x86_64__)
+/*
+ * rp = table[which], table holding count entries of width words, reading
+ * every entry: mpn_sec_tabselect with AVX-512, for the IFMA format, whose
+ * width is a multiple of 8.  The entry is picked by a vector comparison into
+ * a mask register, which takes the same time whatever it finds.
+ */
+__attribute__((target("avx512f"))) static void select_avx512(uint64_t *rp, const uint64_t *table, size_t width,
+                                                             size_t count, size_t which)
+{
+    const __m512i wanted = _mm512_set1_epi64((long long)which);
+    for (size_t w = 0; w < width; w += 8) {
+        __m512i acc = _mm512_setzero_si512();
+        for (size_t i = 0; i < count; i++) {
+            __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)i), wanted);
+            acc = _mm512_mask_mov_epi64(acc, hit, _mm512_loadu_si512((const void *)(table + i * width + w)));
+        }
+        _mm512_storeu_si512((void *)(rp + w), acc);
+    }
+}
+#endif
+
+/* rp = entry which of count entries of width limbs, in constant time. */
+static void select_entry(struct mont *c, mp_limb_t *rp, const mp_limb_t *table, size_t width, size_t count,
+                         size_t which)
+{
+#if defined(__x86_64__)
+    if (c->ifma != NULL) {
+        select_avx512(rp, table, width, count, which);
+        return;
+    }
+#else
+    (void)c;
+#endif
+    mpn_sec_tabselect(rp, table, (mp_size_t)width, (mp_size_t)count, (mp_size_t)which);
 }
 
 /* Where an IFMA result for rp goes: rp if aligned, else the result slot. */
@@ -492,8 +532,8 @@ enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_li
             if (t + 1 != k.block_bits)
                 mont_sqr(&c, acc, acc);
             for (unsigned s = k.blocks; s-- > 0;) {
-                mpn_sec_tabselect(selected, entry(&k, s, 0), (mp_size_t)k.width, (mp_size_t)per_block,
-                                  (mp_size_t)column(&k, e, e_limbs, s, t));
+                select_entry(&c, selected, entry(&k, s, 0), k.width, per_block,
+                                  column(&k, e, e_limbs, s, t));
                 mont_mul(&c, acc, acc, selected);
             }
         }

@@ -98,7 +98,8 @@ public final class CtCheck {
         if (fixedBase && NativeBigInteger.hasFixedBase()) {
             ByteBuffer ctTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
                     FixedBase.constantTimeBlocks(BITS), BITS);
-            ByteBuffer vtTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS), 2, BITS);
+            ByteBuffer vtTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS),
+                    FixedBase.variableTimeBlocks(BITS), BITS);
             for (Inputs inputs : new Inputs[] {bits, length}) {
                 double c = measure("fixed-base CT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(ctTable, e, true),
                         inputs);
