@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "ifma.h"
 #include "scratch.h"
+#include "small_powm.h"
 
 const char *jbigi_status_message(enum jbigi_status status)
 {
@@ -34,6 +35,21 @@ const char *jbigi_status_message(enum jbigi_status status)
     case JBIGI_NO_MEMORY:             return "jbigi: out of native memory";
     }
     return "unknown error";
+}
+
+/* b (zeroed, as many limbs as m) = base mod m, reduced in variable time (the
+ * base is public). */
+static void reduced_base(mp_limb_t *b, const mpz_t base, const mpz_t m)
+{
+    if (mpz_sgn(base) >= 0 && mpz_cmp(base, m) < 0) {
+        mpn_copyi(b, mpz_limbs_read(base), (mp_size_t)mpz_size(base));
+    } else {
+        mpz_t reduced;
+        mpz_init(reduced);
+        mpz_mod(reduced, base, m);
+        mpn_copyi(b, mpz_limbs_read(reduced), (mp_size_t)mpz_size(reduced));
+        mpz_clear(reduced);
+    }
 }
 
 /*
@@ -53,15 +69,7 @@ static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m,
     if (scratch == NULL)
         return JBIGI_NO_MEMORY;
     mp_limb_t *b = scratch;
-    if (mpz_sgn(base) >= 0 && mpz_cmp(base, m) < 0) {
-        mpn_copyi(b, mpz_limbs_read(base), (mp_size_t)mpz_size(base));
-    } else {
-        mpz_t reduced;
-        mpz_init(reduced);
-        mpz_mod(reduced, base, m);
-        mpn_copyi(b, mpz_limbs_read(reduced), (mp_size_t)mpz_size(reduced));
-        mpz_clear(reduced);
-    }
+    reduced_base(b, base, m);
     int rc;
     mp_limb_t *rp = mpz_limbs_write(r, n);
     if (constant_time) {
@@ -78,11 +86,20 @@ static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m,
     return rc == 0 ? JBIGI_OK : -1;
 }
 
-/* mpz_powm, or the IFMA engine where it takes the modulus (odd, its sizes).
- * r may alias base: both read the base before writing r. */
+/* mpz_powm, or small_powm or the IFMA engine where they take the modulus (odd,
+ * their sizes).  r may alias base: each reads the base before writing r. */
 static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
-    if (mpz_odd_p(m) && mpz_sgn(exp) > 0 && jbigi_engine_ifma_takes((mp_size_t)mpz_size(m))) {
+    const mp_size_t n = (mp_size_t)mpz_size(m);
+    if (mpz_odd_p(m) && mpz_sgn(exp) > 0 && jbigi_small_takes(n)) {
+        mp_limb_t b[JBIGI_SMALL_MAX_LIMBS] = {0};
+        reduced_base(b, base, m);
+        mp_limb_t *rp = mpz_limbs_write(r, n);
+        jbigi_small_powm(rp, b, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp), mpz_limbs_read(m), n);
+        mpz_limbs_finish(r, n);
+        return JBIGI_OK;
+    }
+    if (mpz_odd_p(m) && mpz_sgn(exp) > 0 && jbigi_engine_ifma_takes(n)) {
         int status = ifma_power(r, base, exp, m, 0);
         if (status >= 0)
             return (enum jbigi_status)status;
