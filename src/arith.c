@@ -11,6 +11,12 @@
  *   CT: m even, exp<=0  refused, as I2P's library does (Montgomery form
  *                       needs an odd m; exp > 0 is I2P's contract).
  *
+ * Which code raises to the power is chosen per call, and never changes a
+ * result: one-limb odd moduli go to small_powm.c, odd moduli the AVX-512
+ * IFMA engine takes (ifma.h; where the CPU has it) to the engine, the rest
+ * to mpz_powm; the constant-time power to the engine's constant-time path
+ * or mpn_sec_powm.
+ *
  * GMP's mpz functions keep no global state, so these are reentrant.
  */
 #include "arith.h"
@@ -63,23 +69,28 @@ static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m,
 {
     const mp_size_t n = (mp_size_t)mpz_size(m);
     const mp_size_t exp_size = (mp_size_t)mpz_size(exp);
-    /* Scratch: the base as n limbs, and for constant time the exponent padded to n. */
-    const size_t scratch_limbs = (size_t)n + (constant_time ? (size_t)n : 0);
+    /* Scratch: the base as n limbs, the result, and for constant time the
+     * exponent padded to n.  The result goes to r only once the engine has
+     * run: r may alias base, and GMP must still find the base if it did not. */
+    const size_t scratch_limbs = 2 * (size_t)n + (constant_time ? (size_t)n : 0);
     mp_limb_t *scratch = jbigi_scratch_alloc(scratch_limbs);
     if (scratch == NULL)
         return JBIGI_NO_MEMORY;
     mp_limb_t *b = scratch;
     reduced_base(b, base, m);
     int rc;
-    mp_limb_t *rp = mpz_limbs_write(r, n);
+    mp_limb_t *result = scratch + n;
     if (constant_time) {
-        mp_limb_t *e = scratch + n;
+        mp_limb_t *e = scratch + 2 * n;
         mpn_copyi(e, mpz_limbs_read(exp), exp_size);
-        rc = jbigi_ifma_powm_sec(rp, b, e, mpz_limbs_read(m), n);
+        rc = jbigi_ifma_powm_sec(result, b, e, mpz_limbs_read(m), n);
     } else {
-        rc = jbigi_ifma_powm(rp, b, mpz_limbs_read(exp), exp_size, mpz_limbs_read(m), n);
+        rc = jbigi_ifma_powm(result, b, mpz_limbs_read(exp), exp_size, mpz_limbs_read(m), n);
     }
-    mpz_limbs_finish(r, rc == 0 ? n : 0);
+    if (rc == 0) {
+        mpn_copyi(mpz_limbs_write(r, n), result, n);
+        mpz_limbs_finish(r, n);
+    }
     jbigi_scratch_free(scratch, scratch_limbs);
     if (rc == JBIGI_IFMA_NO_MEMORY)
         return JBIGI_NO_MEMORY;
