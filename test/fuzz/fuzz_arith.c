@@ -30,24 +30,8 @@
 /* Up to this many exponent bits the reference is square-and-multiply. */
 #define SMALL_EXP_BITS 256
 
-#define REQUIRE(cond, ...)                           \
-    do {                                             \
-        if (!(cond)) {                               \
-            fprintf(stderr, "fuzz_arith: ");         \
-            fprintf(stderr, __VA_ARGS__);            \
-            fputc('\n', stderr);                     \
-            abort();                                 \
-        }                                            \
-    } while (0)
-
-/* The library runs with the wiping allocator (JNI_OnLoad installs it). */
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    jbigi_install_wiping_allocator();
-    return 0;
-}
+#define FUZZ_TARGET_NAME "fuzz_arith"
+#include "fuzz.h"
 
 /* Two's complement through mpz_import, independent of convert.c. */
 static void import_with_mpz(mpz_t v, const uint8_t *bytes, size_t len)

@@ -29,23 +29,8 @@
 #include "fixedbase.h"
 #include "wipe.h"
 
-#define REQUIRE(cond, ...)                           \
-    do {                                             \
-        if (!(cond)) {                               \
-            fprintf(stderr, "fuzz_fixedbase: ");     \
-            fprintf(stderr, __VA_ARGS__);            \
-            fputc('\n', stderr);                     \
-            abort();                                 \
-        }                                            \
-    } while (0)
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    jbigi_install_wiping_allocator();
-    return 0;
-}
+#define FUZZ_TARGET_NAME "fuzz_fixedbase"
+#include "fuzz.h"
 
 /* Takes n bytes from the input, fewer if it ends. */
 static const uint8_t *take(const uint8_t **data, size_t *size, size_t n, size_t *got)

@@ -203,10 +203,23 @@ public class NativeBigInteger extends BigInteger {
             BigInteger inverse = modInverse(base, modulus);
             return modPowWithoutTable(inverse, exponent.negate(), modulus);
         }
+        return callPower(POW, base, exponent, modulus);
+    }
+
+    /** One of the native powers, as a value. */
+    private interface NativePower {
+        byte[] apply(byte[] base, byte[] exponent, byte[] modulus);
+    }
+
+    private static final NativePower POW = NativeBigInteger::nativeModPow;
+    private static final NativePower POW_CT = NativeBigInteger::nativeModPowCT;
+
+    /** power on the byte forms, whose copies made for this call are wiped after it. */
+    private static BigInteger callPower(NativePower power, BigInteger base, BigInteger exponent, BigInteger modulus) {
         byte[] b = bytesOf(base);
         byte[] e = bytesOf(exponent);
         try {
-            return fromNative(nativeModPow(b, e, bytesOf(modulus)));
+            return fromNative(power.apply(b, e, bytesOf(modulus)));
         } finally {
             wipeIfCopy(b, base);
             wipeIfCopy(e, exponent);
@@ -251,14 +264,7 @@ public class NativeBigInteger extends BigInteger {
     static BigInteger modPowCTWithoutTable(BigInteger base, BigInteger exponent, BigInteger modulus) {
         if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0
                 && nativeSized(base, exponent, modulus)) {
-            byte[] b = bytesOf(base);
-            byte[] e = bytesOf(exponent);
-            try {
-                return fromNative(nativeModPowCT(b, e, bytesOf(modulus)));
-            } finally {
-                wipeIfCopy(b, base);
-                wipeIfCopy(e, exponent);
-            }
+            return callPower(POW_CT, base, exponent, modulus);
         }
         return modPowWithoutTable(base, exponent, modulus);
     }
