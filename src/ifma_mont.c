@@ -268,41 +268,75 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
         const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
         /* Low halves into each digit's own lane; then down one lane; then
          * the high halves, which belong one digit up, into the same lanes.
-         * Up to 6 registers the step is latency-bound: the products are
-         * summed apart from the accumulator, which then waits for one
-         * addition and the shift only.  From 7 on it is throughput-bound and
-         * the products go straight into the accumulator (fewer
-         * instructions, a longer chain). */
-        if (K <= 6) {
+         * Products go straight into the accumulator: from 7 registers up
+         * the step is bound by its instruction count, not its latency. */
 #pragma GCC unroll 20
-            for (int k = 0; k < K; k++) {
-                __m512i t = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-                t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                T[k] = _mm512_add_epi64(R[k], t);
-            }
-            T[K] = zero;
+        for (int k = 0; k < K; k++) {
+            __m512i t = _mm512_madd52lo_epu64(R[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
+            T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+        }
+        T[K] = zero;
 #pragma GCC unroll 20
-            for (int k = 0; k < K; k++) {
-                __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-                t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), t);
-            }
-        } else {
-#pragma GCC unroll 20
-            for (int k = 0; k < K; k++) {
-                __m512i t = _mm512_madd52lo_epu64(R[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
-                T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            }
-            T[K] = zero;
-#pragma GCC unroll 20
-            for (int k = 0; k < K; k++) {
-                __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
-                t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
-                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            }
+        for (int k = 0; k < K; k++) {
+            __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+            t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
+            R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
         }
     }
     /* Lane 0 was stale; the exact bottom digit goes in. */
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K);
+}
+
+/*
+ * The same product for up to 6 registers, where the step's latency rather
+ * than its instruction count bounds it: the high halves of step i are kept
+ * apart (Hp) and start the low-half chain of step i + 1, so the
+ * accumulator's own chain is one addition and the shift.  The scalar side
+ * then reads digit 1 as lane 1 of the shifted accumulator plus the high
+ * halves it lacks (hv, computed in scalar).
+ */
+IFMA_INLINE void amm_small(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
+                     int N, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i Rs[KMAX], Hp[KMAX], T[KMAX + 1];
+#pragma GCC unroll 20
+    for (int k = 0; k < K; k++) {
+        Rs[k] = zero;
+        Hp[k] = zero;
+    }
+    const uint64_t a0 = a[0], a1 = a[1], m0 = m[0], m1 = m[1];
+    uint64_t D = 0, hv = 0;
+    for (int i = 0; i < N; i++) {
+        const uint64_t bi = b[i];
+        const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
+        const u128 pa0 = (u128)a0 * bi;
+        const uint64_t S = D + ((uint64_t)pa0 & M52);
+        const uint64_t q = (S * k0) & M52;
+        const uint64_t c = (S + M52) >> 52;
+        const u128 pm0 = (u128)m0 * q;
+        D = V + ((a1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
+        hv = (uint64_t)(((u128)a1 * bi) >> 52) + (uint64_t)(((u128)m1 * q) >> 52);
+        const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
+#pragma GCC unroll 20
+        for (int k = 0; k < K; k++) {
+            __m512i t = _mm512_madd52lo_epu64(Hp[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
+            t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            T[k] = _mm512_add_epi64(Rs[k], t);
+        }
+        T[K] = zero;
+#pragma GCC unroll 20
+        for (int k = 0; k < K; k++) {
+            Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+            __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
+            Hp[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+        }
+    }
+    __m512i R[KMAX];
+#pragma GCC unroll 20
+    for (int k = 0; k < K; k++)
+        R[k] = _mm512_add_epi64(Rs[k], Hp[k]);
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
 }
@@ -326,7 +360,10 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
     const __m512i zero = _mm512_setzero_si512();
     const __m512i mask52 = _mm512_set1_epi64((long long)M52);
     _Alignas(64) uint64_t d2[KMAX * 8], d2nc[KMAX * 8];
-    __m512i R[KMAX], T[KMAX + 1];
+    /* Up to 6 registers, as in amm_small: R is the shifted accumulator
+     * without the last step's high halves, which are in Hp (and, for lane
+     * 1, in hv). */
+    __m512i R[KMAX], Hp[KMAX], T[KMAX + 1];
     {
         __m512i cprev = zero;
 #pragma GCC unroll 20
@@ -341,10 +378,12 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
         }
     }
 #pragma GCC unroll 20
-    for (int k = 0; k < K; k++)
+    for (int k = 0; k < K; k++) {
         R[k] = zero;
+        Hp[k] = zero;
+    }
     const uint64_t m0 = m[0], m1 = m[1];
-    uint64_t D = 0;
+    uint64_t D = 0, hv = 0;
 #pragma GCC unroll 20
     for (int s = 0; s < K; s++) {
         for (int l = 0; l < 8; l++) {
@@ -358,13 +397,15 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
                 x0 = l == 0 ? a[0] : 0;
                 x1 = l == 0 ? d2nc[1] : l == 1 ? a[1] : 0;
             }
-            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
+            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1) + hv;
             const u128 pa0 = (u128)x0 * bi;
             const uint64_t S = D + ((uint64_t)pa0 & M52);
             const uint64_t q = (S * k0) & M52;
             const uint64_t c = (S + M52) >> 52;
             const u128 pm0 = (u128)m0 * q;
             D = V + ((x1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
+            if (K <= 6)
+                hv = (uint64_t)(((u128)x1 * bi) >> 52) + (uint64_t)(((u128)m1 * q) >> 52);
 
             const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
             /* The multiplicand's registers s and s + 1; those above are d2. */
@@ -383,7 +424,7 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
             if (K <= 6) {
 #pragma GCC unroll 20
                 for (int k = 0; k < K; k++) {
-                    __m512i t = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                    __m512i t = _mm512_madd52lo_epu64(Hp[k], _mm512_load_si512((const void *)(m + 8 * k)), Q);
                     if (k >= s)
                         t = _mm512_madd52lo_epu64(t, X[k], B);
                     T[k] = _mm512_add_epi64(R[k], t);
@@ -391,10 +432,11 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
                 T[K] = zero;
 #pragma GCC unroll 20
                 for (int k = 0; k < K; k++) {
+                    R[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
                     __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(m + 8 * k)), Q);
                     if (k >= s)
                         t = _mm512_madd52hi_epu64(t, X[k], B);
-                    R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), t);
+                    Hp[k] = t;
                 }
             } else {
 #pragma GCC unroll 20
@@ -415,6 +457,11 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
             }
         }
     }
+    if (K <= 6) {
+#pragma GCC unroll 20
+        for (int k = 0; k < K; k++)
+            R[k] = _mm512_add_epi64(R[k], Hp[k]);
+    }
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
     /* They are a's digits, doubled: secret in the constant-time path. */
@@ -428,7 +475,10 @@ typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uin
     IFMA_TARGET static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
                                     uint64_t k0, int N)                                                \
     {                                                                                                  \
-        amm(r, a, b, m, k0, N, K);                                                                     \
+        if (K <= 6)                                                                                    \
+            amm_small(r, a, b, m, k0, N, K);                                                           \
+        else                                                                                           \
+            amm(r, a, b, m, k0, N, K);                                                                 \
     }
 AMM_K(1) AMM_K(2) AMM_K(3) AMM_K(4) AMM_K(5) AMM_K(6) AMM_K(7) AMM_K(8) AMM_K(9) AMM_K(10)
 AMM_K(11) AMM_K(12) AMM_K(13) AMM_K(14) AMM_K(15) AMM_K(16) AMM_K(17) AMM_K(18) AMM_K(19) AMM_K(20)
