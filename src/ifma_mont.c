@@ -242,7 +242,7 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
                      int N, const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
-    __m512i R[KMAX], T[KMAX + 1];
+    __m512i R[KMAX];
 #pragma GCC unroll 20
     for (int k = 0; k < K; k++)
         R[k] = zero;
@@ -270,17 +270,21 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
          * the high halves, which belong one digit up, into the same lanes.
          * Products go straight into the accumulator: from 7 registers up
          * the step is bound by its instruction count, not its latency. */
+        /* Register by register, so that only two pre-shift values are live
+         * at a time: with 20 registers the rest would not fit. */
+        __m512i lo = _mm512_madd52lo_epu64(R[0], _mm512_load_si512((const void *)a), B);
+        lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
 #pragma GCC unroll 20
         for (int k = 0; k < K; k++) {
-            __m512i t = _mm512_madd52lo_epu64(R[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
-            T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-        }
-        T[K] = zero;
-#pragma GCC unroll 20
-        for (int k = 0; k < K; k++) {
-            __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+            __m512i up = zero;
+            if (k + 1 < K) {
+                up = _mm512_madd52lo_epu64(R[k + 1], _mm512_load_si512((const void *)(a + 8 * (k + 1))), B);
+                up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
+            }
+            __m512i t = _mm512_alignr_epi64(up, lo, 1);
             t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
             R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            lo = up;
         }
     }
     /* Lane 0 was stale; the exact bottom digit goes in. */
@@ -439,20 +443,25 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
                     Hp[k] = t;
                 }
             } else {
+                /* Register by register, as in amm. */
+                __m512i lo = R[0];
+                if (s == 0)
+                    lo = _mm512_madd52lo_epu64(lo, X[0], B);
+                lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
 #pragma GCC unroll 20
                 for (int k = 0; k < K; k++) {
-                    __m512i t = R[k];
-                    if (k >= s)
-                        t = _mm512_madd52lo_epu64(t, X[k], B);
-                    T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                }
-                T[K] = zero;
-#pragma GCC unroll 20
-                for (int k = 0; k < K; k++) {
-                    __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+                    __m512i up = zero;
+                    if (k + 1 < K) {
+                        up = R[k + 1];
+                        if (k + 1 >= s)
+                            up = _mm512_madd52lo_epu64(up, X[k + 1], B);
+                        up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
+                    }
+                    __m512i t = _mm512_alignr_epi64(up, lo, 1);
                     if (k >= s)
                         t = _mm512_madd52hi_epu64(t, X[k], B);
                     R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                    lo = up;
                 }
             }
         }
