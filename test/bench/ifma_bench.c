@@ -5,7 +5,7 @@
  *
  * Run (from the repository root; GMP_PREFIX is the GMP to compare with,
  * e.g. build/gmp-static for the one the library ships):
- *   test/bench/run-ifma-bench.sh [ROUNDS]
+ *   test/bench/run-ifma-bench.sh [ROUNDS [BITS...]]
  *
  * Method: every result is first checked against GMP's.  Then ROUNDS rounds
  * (default 9); in each round, each size runs the four operations one after
@@ -26,8 +26,8 @@
 #define MAXN JBIGI_IFMA_MAX_LIMBS
 #define MAX_ROUNDS 101
 
-static const int sizes_bits[] = {512, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
-#define NSIZES (int)(sizeof sizes_bits / sizeof sizes_bits[0])
+static int sizes_bits[16] = {512, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+static int NSIZES = 8;
 enum { ENGINE_VT, GMP_VT, ENGINE_CT, GMP_CT, NOPS };
 static const char *op_names[NOPS] = {"ifma", "mpz_powm", "ifma_sec", "mpz_powm_sec"};
 
@@ -73,17 +73,27 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 9;
-    if (rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "usage: %s [ROUNDS 1..%d]\n", argv[0], MAX_ROUNDS);
+    if (rounds < 1 || rounds > MAX_ROUNDS || argc > 18) {
+        fprintf(stderr, "usage: %s [ROUNDS 1..%d [BITS...]]\n", argv[0], MAX_ROUNDS);
         return 2;
+    }
+    if (argc > 2) { /* other sizes: multiples of 64 up to 8192 */
+        NSIZES = argc - 2;
+        for (int s = 0; s < NSIZES; s++) {
+            sizes_bits[s] = atoi(argv[s + 2]);
+            if (sizes_bits[s] < 64 || sizes_bits[s] > 64 * MAXN || sizes_bits[s] % 64 != 0) {
+                fprintf(stderr, "%s: sizes are multiples of 64 from 64 to %d\n", argv[0], 64 * MAXN);
+                return 2;
+            }
+        }
     }
     if (!jbigi_ifma_available()) {
         printf("AVX-512 IFMA engine not available here (or JBIGI_ENGINE=gmp): nothing to compare\n");
         return 0;
     }
-    static struct input in[NSIZES];
-    static double t[NSIZES][NOPS][MAX_ROUNDS];
-    int reps[NSIZES][NOPS];
+    static struct input in[16];
+    static double t[16][NOPS][MAX_ROUNDS];
+    int reps[16][NOPS];
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 20261130);
