@@ -35,12 +35,26 @@
  * < 2 m.  So results stay in [0, 2 m) without a conditional subtraction, and
  * only the final conversion out of the domain reduces fully.
  *
- * One function per register count K (1 .. 20: up to 160 digits, 8192 bits),
- * from one always-inline body, so each keeps its accumulator in registers.
+ * Squaring (amm_sqr) computes each cross product once: see there.
  *
- * TODO: a dedicated squaring (each cross product once, doubled) would save
- * about a quarter of the multiply-adds of a squaring; squarings are most of
- * an exponentiation.
+ * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
+ * and per operation, from always-inline bodies, so each keeps its
+ * accumulator in registers.  Up to 6 registers (2688 bits) a step is bound by
+ * latency and the products are summed apart from the accumulator
+ * (amm_small); from 7 on by the count of instructions, and they go straight
+ * into it (amm).
+ *
+ * Not wiped: values the compiler spills to the stack (from 7 registers up)
+ * and the vector registers themselves, after a constant-time computation.
+ *
+ * TODO: on the machine this was measured on (a shared AMD Zen 5 VM) a
+ * 2048-bit multiplication runs at about one multiply-add per cycle, half
+ * the throughput the instruction allows; without performance counters the
+ * limit was not found.  Candidates: two digits of b per step (half the
+ * shifts; needs a spare lane, which 2048 bits, 40 digits in 5 registers,
+ * lacks), and interleaving two independent products (the table builds).
+ * TODO: above 10 registers the compiler spills; a two-pass step over halves
+ * of the accumulator would keep 8192 bits in registers.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
