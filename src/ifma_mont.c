@@ -326,6 +326,7 @@ IFMA_INLINE void amm_small(uint64_t *r, const uint64_t *a, const uint64_t *b, co
     }
     const uint64_t a0 = a[0], a1 = a[1], m0 = m[0], m1 = m[1];
     uint64_t D = 0, hv = 0;
+#pragma GCC unroll 2 /* lets the scalar side of one step overlap the vector side of the other */
     for (int i = 0; i < N; i++) {
         const uint64_t bi = b[i];
         const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
