@@ -201,6 +201,15 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 #include <immintrin.h>
 
 #define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl")))
+
+/* Loops over registers must unroll completely, or the accumulator lives in
+ * memory: clang needs its own pragma for that (it is twice as slow with
+ * GCC's). */
+#if defined(__clang__)
+#define UNROLL_ALL _Pragma("unroll")
+#else
+#define UNROLL_ALL _Pragma("GCC unroll 20")
+#endif
 #define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
 
 typedef unsigned __int128 u128;
@@ -214,21 +223,21 @@ IFMA_INLINE void normalize_store(uint64_t *r, __m512i *R, const int K)
     const __m512i mask = _mm512_set1_epi64((long long)M52);
     const __m512i zero = _mm512_setzero_si512();
     __m512i C[KMAX];
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++) {
         C[k] = _mm512_srli_epi64(R[k], 52);
         R[k] = _mm512_and_si512(R[k], mask);
     }
     /* Each lane's overflow into the next lane up. */
     R[0] = _mm512_add_epi64(R[0], _mm512_alignr_epi64(C[0], zero, 7));
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 1; k < K; k++)
         R[k] = _mm512_add_epi64(R[k], _mm512_alignr_epi64(C[k], C[k - 1], 7));
 
     /* Lanes are now <= 2^52 - 1 + 2^12: a lane above 2^52 - 1 generates a
      * carry of exactly 1, a lane equal to it passes one on. */
     uint64_t G[(KMAX + 7) / 8] = {0}, P[(KMAX + 7) / 8] = {0};
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++) {
         G[k / 8] |= (uint64_t)_mm512_cmpgt_epu64_mask(R[k], mask) << (8 * (k % 8));
         P[k / 8] |= (uint64_t)_mm512_cmpeq_epu64_mask(R[k], mask) << (8 * (k % 8));
@@ -243,7 +252,7 @@ IFMA_INLINE void normalize_store(uint64_t *r, __m512i *R, const int K)
         inc[w] = (uint64_t)s ^ P[w];
     }
     const __m512i minus1 = _mm512_set1_epi64(-1);
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++) {
         __mmask8 im = (__mmask8)(inc[k / 8] >> (8 * (k % 8)));
         R[k] = _mm512_and_si512(_mm512_mask_sub_epi64(R[k], im, R[k], minus1), mask);
@@ -257,7 +266,7 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
 {
     const __m512i zero = _mm512_setzero_si512();
     __m512i R[KMAX];
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++)
         R[k] = zero;
     const uint64_t a0 = a[0], a1 = a[1], m0 = m[0], m1 = m[1];
@@ -288,7 +297,7 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
          * at a time: with 20 registers the rest would not fit. */
         __m512i lo = _mm512_madd52lo_epu64(R[0], _mm512_load_si512((const void *)a), B);
         lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
-#pragma GCC unroll 20
+UNROLL_ALL
         for (int k = 0; k < K; k++) {
             __m512i up = zero;
             if (k + 1 < K) {
@@ -319,7 +328,7 @@ IFMA_INLINE void amm_small(uint64_t *r, const uint64_t *a, const uint64_t *b, co
 {
     const __m512i zero = _mm512_setzero_si512();
     __m512i Rs[KMAX], Hp[KMAX], T[KMAX + 1];
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++) {
         Rs[k] = zero;
         Hp[k] = zero;
@@ -338,14 +347,14 @@ IFMA_INLINE void amm_small(uint64_t *r, const uint64_t *a, const uint64_t *b, co
         D = V + ((a1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
         hv = (uint64_t)(((u128)a1 * bi) >> 52) + (uint64_t)(((u128)m1 * q) >> 52);
         const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
-#pragma GCC unroll 20
+UNROLL_ALL
         for (int k = 0; k < K; k++) {
             __m512i t = _mm512_madd52lo_epu64(Hp[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
             t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
             T[k] = _mm512_add_epi64(Rs[k], t);
         }
         T[K] = zero;
-#pragma GCC unroll 20
+UNROLL_ALL
         for (int k = 0; k < K; k++) {
             Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
             __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
@@ -353,7 +362,7 @@ IFMA_INLINE void amm_small(uint64_t *r, const uint64_t *a, const uint64_t *b, co
         }
     }
     __m512i R[KMAX];
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++)
         R[k] = _mm512_add_epi64(Rs[k], Hp[k]);
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
@@ -385,7 +394,7 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
     __m512i R[KMAX], Hp[KMAX], T[KMAX + 1];
     {
         __m512i cprev = zero;
-#pragma GCC unroll 20
+UNROLL_ALL
         for (int k = 0; k < K; k++) {
             __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
             __m512i dbl = _mm512_add_epi64(x, x);
@@ -396,14 +405,14 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
             cprev = c;
         }
     }
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++) {
         R[k] = zero;
         Hp[k] = zero;
     }
     const uint64_t m0 = m[0], m1 = m[1];
     uint64_t D = 0, hv = 0;
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int s = 0; s < K; s++) {
         for (int l = 0; l < 8; l++) {
             const int i = 8 * s + l;
@@ -436,12 +445,12 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
             if (s + 1 < K)
                 X[s + 1] = _mm512_mask_mov_epi64(_mm512_load_si512((const void *)(d2 + 8 * (s + 1))),
                                                  (__mmask8)(l == 7), _mm512_load_si512((const void *)(d2nc + 8 * (s + 1))));
-#pragma GCC unroll 20
+UNROLL_ALL
             for (int k = s + 2; k < K; k++)
                 X[k] = _mm512_load_si512((const void *)(d2 + 8 * k));
 
             if (K <= 6) {
-#pragma GCC unroll 20
+UNROLL_ALL
                 for (int k = 0; k < K; k++) {
                     __m512i t = _mm512_madd52lo_epu64(Hp[k], _mm512_load_si512((const void *)(m + 8 * k)), Q);
                     if (k >= s)
@@ -449,7 +458,7 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
                     T[k] = _mm512_add_epi64(R[k], t);
                 }
                 T[K] = zero;
-#pragma GCC unroll 20
+UNROLL_ALL
                 for (int k = 0; k < K; k++) {
                     R[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
                     __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(m + 8 * k)), Q);
@@ -463,7 +472,7 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
                 if (s == 0)
                     lo = _mm512_madd52lo_epu64(lo, X[0], B);
                 lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
-#pragma GCC unroll 20
+UNROLL_ALL
                 for (int k = 0; k < K; k++) {
                     __m512i up = zero;
                     if (k + 1 < K) {
@@ -482,7 +491,7 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
         }
     }
     if (K <= 6) {
-#pragma GCC unroll 20
+UNROLL_ALL
         for (int k = 0; k < K; k++)
             R[k] = _mm512_add_epi64(R[k], Hp[k]);
     }
