@@ -63,6 +63,10 @@
 #include "ifma.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
+
+/* GCC and clang have it on every 64-bit target; __extension__ keeps
+ * -pedantic quiet. */
+__extension__ typedef unsigned __int128 u128;
 #define KMAX 20 /* registers of 8 digits: 160 digits, enough for 8192 bits */
 
 /* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m. */
@@ -91,12 +95,12 @@ void jbigi_ifma_to_digits(uint64_t *d, int words, const mp_limb_t *x, mp_size_t 
 
 void jbigi_ifma_from_digits(mp_limb_t *x, mp_size_t n, const uint64_t *d)
 {
-    unsigned __int128 acc = 0;
+    u128 acc = 0;
     unsigned have = 0; /* bits in acc */
     int j = 0;
     for (mp_size_t i = 0; i < n; i++) {
         while (have < 64) {
-            acc |= (unsigned __int128)d[j++] << have;
+            acc |= (u128)d[j++] << have;
             have += 52;
         }
         x[i] = (mp_limb_t)acc;
@@ -211,8 +215,6 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 #define UNROLL_ALL _Pragma("GCC unroll 20")
 #endif
 #define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
-
-typedef unsigned __int128 u128;
 
 /*
  * Normalises the K registers of R into 52-bit digits and stores them at r.
