@@ -35,12 +35,26 @@
  * < 2 m.  So results stay in [0, 2 m) without a conditional subtraction, and
  * only the final conversion out of the domain reduces fully.
  *
- * One function per register count K (1 .. 20: up to 160 digits, 8192 bits),
- * from one always-inline body, so each keeps its accumulator in registers.
+ * Squaring (amm_sqr) computes each cross product once: see there.
  *
- * TODO: a dedicated squaring (each cross product once, doubled) would save
- * about a quarter of the multiply-adds of a squaring; squarings are most of
- * an exponentiation.
+ * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
+ * and per operation, from always-inline bodies, so each keeps its
+ * accumulator in registers.  Up to 6 registers (2688 bits) a step is bound by
+ * latency and the products are summed apart from the accumulator
+ * (amm_small); from 7 on by the count of instructions, and they go straight
+ * into it (amm).
+ *
+ * Not wiped: values the compiler spills to the stack (from 7 registers up)
+ * and the vector registers themselves, after a constant-time computation.
+ *
+ * TODO: on the machine this was measured on (a shared AMD Zen 5 VM) a
+ * 2048-bit multiplication runs at about one multiply-add per cycle, half
+ * the throughput the instruction allows; without performance counters the
+ * limit was not found.  Candidates: two digits of b per step (half the
+ * shifts; needs a spare lane, which 2048 bits, 40 digits in 5 registers,
+ * lacks), and interleaving two independent products (the table builds).
+ * TODO: above 10 registers the compiler spills; a two-pass step over halves
+ * of the accumulator would keep 8192 bits in registers.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
@@ -49,6 +63,10 @@
 #include "ifma.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
+
+/* GCC and clang have it on every 64-bit target; __extension__ keeps
+ * -pedantic quiet. */
+__extension__ typedef unsigned __int128 u128;
 #define KMAX 20 /* registers of 8 digits: 160 digits, enough for 8192 bits */
 
 /* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m. */
@@ -77,12 +95,12 @@ void jbigi_ifma_to_digits(uint64_t *d, int words, const mp_limb_t *x, mp_size_t 
 
 void jbigi_ifma_from_digits(mp_limb_t *x, mp_size_t n, const uint64_t *d)
 {
-    unsigned __int128 acc = 0;
+    u128 acc = 0;
     unsigned have = 0; /* bits in acc */
     int j = 0;
     for (mp_size_t i = 0; i < n; i++) {
         while (have < 64) {
-            acc |= (unsigned __int128)d[j++] << have;
+            acc |= (u128)d[j++] << have;
             have += 52;
         }
         x[i] = (mp_limb_t)acc;
@@ -187,9 +205,16 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 #include <immintrin.h>
 
 #define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl")))
-#define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
 
-typedef unsigned __int128 u128;
+/* Loops over registers must unroll completely, or the accumulator lives in
+ * memory: clang needs its own pragma for that (it is twice as slow with
+ * GCC's). */
+#if defined(__clang__)
+#define UNROLL_ALL _Pragma("unroll")
+#else
+#define UNROLL_ALL _Pragma("GCC unroll 20")
+#endif
+#define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
 
 /*
  * Normalises the K registers of R into 52-bit digits and stores them at r.
@@ -200,21 +225,21 @@ IFMA_INLINE void normalize_store(uint64_t *r, __m512i *R, const int K)
     const __m512i mask = _mm512_set1_epi64((long long)M52);
     const __m512i zero = _mm512_setzero_si512();
     __m512i C[KMAX];
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++) {
         C[k] = _mm512_srli_epi64(R[k], 52);
         R[k] = _mm512_and_si512(R[k], mask);
     }
     /* Each lane's overflow into the next lane up. */
     R[0] = _mm512_add_epi64(R[0], _mm512_alignr_epi64(C[0], zero, 7));
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 1; k < K; k++)
         R[k] = _mm512_add_epi64(R[k], _mm512_alignr_epi64(C[k], C[k - 1], 7));
 
     /* Lanes are now <= 2^52 - 1 + 2^12: a lane above 2^52 - 1 generates a
      * carry of exactly 1, a lane equal to it passes one on. */
     uint64_t G[(KMAX + 7) / 8] = {0}, P[(KMAX + 7) / 8] = {0};
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++) {
         G[k / 8] |= (uint64_t)_mm512_cmpgt_epu64_mask(R[k], mask) << (8 * (k % 8));
         P[k / 8] |= (uint64_t)_mm512_cmpeq_epu64_mask(R[k], mask) << (8 * (k % 8));
@@ -229,7 +254,7 @@ IFMA_INLINE void normalize_store(uint64_t *r, __m512i *R, const int K)
         inc[w] = (uint64_t)s ^ P[w];
     }
     const __m512i minus1 = _mm512_set1_epi64(-1);
-#pragma GCC unroll 20
+UNROLL_ALL
     for (int k = 0; k < K; k++) {
         __mmask8 im = (__mmask8)(inc[k / 8] >> (8 * (k % 8)));
         R[k] = _mm512_and_si512(_mm512_mask_sub_epi64(R[k], im, R[k], minus1), mask);
@@ -242,8 +267,8 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
                      int N, const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
-    __m512i R[KMAX], T[KMAX + 1];
-#pragma GCC unroll 20
+    __m512i R[KMAX];
+UNROLL_ALL
     for (int k = 0; k < K; k++)
         R[k] = zero;
     const uint64_t a0 = a[0], a1 = a[1], m0 = m[0], m1 = m[1];
@@ -268,41 +293,80 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
         const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
         /* Low halves into each digit's own lane; then down one lane; then
          * the high halves, which belong one digit up, into the same lanes.
-         * Up to 6 registers the step is latency-bound: the products are
-         * summed apart from the accumulator, which then waits for one
-         * addition and the shift only.  From 7 on it is throughput-bound and
-         * the products go straight into the accumulator (fewer
-         * instructions, a longer chain). */
-        if (K <= 6) {
-#pragma GCC unroll 20
-            for (int k = 0; k < K; k++) {
-                __m512i t = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-                t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                T[k] = _mm512_add_epi64(R[k], t);
+         * Products go straight into the accumulator: from 7 registers up
+         * the step is bound by its instruction count, not its latency. */
+        /* Register by register, so that only two pre-shift values are live
+         * at a time: with 20 registers the rest would not fit. */
+        __m512i lo = _mm512_madd52lo_epu64(R[0], _mm512_load_si512((const void *)a), B);
+        lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            __m512i up = zero;
+            if (k + 1 < K) {
+                up = _mm512_madd52lo_epu64(R[k + 1], _mm512_load_si512((const void *)(a + 8 * (k + 1))), B);
+                up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
             }
-            T[K] = zero;
-#pragma GCC unroll 20
-            for (int k = 0; k < K; k++) {
-                __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-                t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), t);
-            }
-        } else {
-#pragma GCC unroll 20
-            for (int k = 0; k < K; k++) {
-                __m512i t = _mm512_madd52lo_epu64(R[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
-                T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            }
-            T[K] = zero;
-#pragma GCC unroll 20
-            for (int k = 0; k < K; k++) {
-                __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
-                t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
-                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            }
+            __m512i t = _mm512_alignr_epi64(up, lo, 1);
+            t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
+            R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            lo = up;
         }
     }
     /* Lane 0 was stale; the exact bottom digit goes in. */
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K);
+}
+
+/*
+ * The same product for up to 6 registers, where the step's latency rather
+ * than its instruction count bounds it: the high halves of step i are kept
+ * apart (Hp) and start the low-half chain of step i + 1, so the
+ * accumulator's own chain is one addition and the shift.  The scalar side
+ * then reads digit 1 as lane 1 of the shifted accumulator plus the high
+ * halves it lacks (hv, computed in scalar).
+ */
+IFMA_INLINE void amm_small(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
+                     int N, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i Rs[KMAX], Hp[KMAX], T[KMAX + 1];
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        Rs[k] = zero;
+        Hp[k] = zero;
+    }
+    const uint64_t a0 = a[0], a1 = a[1], m0 = m[0], m1 = m[1];
+    uint64_t D = 0, hv = 0;
+#pragma GCC unroll 2 /* lets the scalar side of one step overlap the vector side of the other */
+    for (int i = 0; i < N; i++) {
+        const uint64_t bi = b[i];
+        const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
+        const u128 pa0 = (u128)a0 * bi;
+        const uint64_t S = D + ((uint64_t)pa0 & M52);
+        const uint64_t q = (S * k0) & M52;
+        const uint64_t c = (S + M52) >> 52;
+        const u128 pm0 = (u128)m0 * q;
+        D = V + ((a1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
+        hv = (uint64_t)(((u128)a1 * bi) >> 52) + (uint64_t)(((u128)m1 * q) >> 52);
+        const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            __m512i t = _mm512_madd52lo_epu64(Hp[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
+            t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            T[k] = _mm512_add_epi64(Rs[k], t);
+        }
+        T[K] = zero;
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+            __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
+            Hp[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+        }
+    }
+    __m512i R[KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        R[k] = _mm512_add_epi64(Rs[k], Hp[k]);
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
 }
@@ -326,10 +390,13 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
     const __m512i zero = _mm512_setzero_si512();
     const __m512i mask52 = _mm512_set1_epi64((long long)M52);
     _Alignas(64) uint64_t d2[KMAX * 8], d2nc[KMAX * 8];
-    __m512i R[KMAX], T[KMAX + 1];
+    /* Up to 6 registers, as in amm_small: R is the shifted accumulator
+     * without the last step's high halves, which are in Hp (and, for lane
+     * 1, in hv). */
+    __m512i R[KMAX], Hp[KMAX], T[KMAX + 1];
     {
         __m512i cprev = zero;
-#pragma GCC unroll 20
+UNROLL_ALL
         for (int k = 0; k < K; k++) {
             __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
             __m512i dbl = _mm512_add_epi64(x, x);
@@ -340,12 +407,14 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
             cprev = c;
         }
     }
-#pragma GCC unroll 20
-    for (int k = 0; k < K; k++)
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
         R[k] = zero;
+        Hp[k] = zero;
+    }
     const uint64_t m0 = m[0], m1 = m[1];
-    uint64_t D = 0;
-#pragma GCC unroll 20
+    uint64_t D = 0, hv = 0;
+UNROLL_ALL
     for (int s = 0; s < K; s++) {
         for (int l = 0; l < 8; l++) {
             const int i = 8 * s + l;
@@ -358,13 +427,15 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
                 x0 = l == 0 ? a[0] : 0;
                 x1 = l == 0 ? d2nc[1] : l == 1 ? a[1] : 0;
             }
-            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
+            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1) + hv;
             const u128 pa0 = (u128)x0 * bi;
             const uint64_t S = D + ((uint64_t)pa0 & M52);
             const uint64_t q = (S * k0) & M52;
             const uint64_t c = (S + M52) >> 52;
             const u128 pm0 = (u128)m0 * q;
             D = V + ((x1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
+            if (K <= 6)
+                hv = (uint64_t)(((u128)x1 * bi) >> 52) + (uint64_t)(((u128)m1 * q) >> 52);
 
             const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
             /* The multiplicand's registers s and s + 1; those above are d2. */
@@ -376,44 +447,55 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
             if (s + 1 < K)
                 X[s + 1] = _mm512_mask_mov_epi64(_mm512_load_si512((const void *)(d2 + 8 * (s + 1))),
                                                  (__mmask8)(l == 7), _mm512_load_si512((const void *)(d2nc + 8 * (s + 1))));
-#pragma GCC unroll 20
+UNROLL_ALL
             for (int k = s + 2; k < K; k++)
                 X[k] = _mm512_load_si512((const void *)(d2 + 8 * k));
 
             if (K <= 6) {
-#pragma GCC unroll 20
+UNROLL_ALL
                 for (int k = 0; k < K; k++) {
-                    __m512i t = _mm512_madd52lo_epu64(zero, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                    __m512i t = _mm512_madd52lo_epu64(Hp[k], _mm512_load_si512((const void *)(m + 8 * k)), Q);
                     if (k >= s)
                         t = _mm512_madd52lo_epu64(t, X[k], B);
                     T[k] = _mm512_add_epi64(R[k], t);
                 }
                 T[K] = zero;
-#pragma GCC unroll 20
+UNROLL_ALL
                 for (int k = 0; k < K; k++) {
+                    R[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
                     __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(m + 8 * k)), Q);
                     if (k >= s)
                         t = _mm512_madd52hi_epu64(t, X[k], B);
-                    R[k] = _mm512_add_epi64(_mm512_alignr_epi64(T[k + 1], T[k], 1), t);
+                    Hp[k] = t;
                 }
             } else {
-#pragma GCC unroll 20
+                /* Register by register, as in amm. */
+                __m512i lo = R[0];
+                if (s == 0)
+                    lo = _mm512_madd52lo_epu64(lo, X[0], B);
+                lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
+UNROLL_ALL
                 for (int k = 0; k < K; k++) {
-                    __m512i t = R[k];
-                    if (k >= s)
-                        t = _mm512_madd52lo_epu64(t, X[k], B);
-                    T[k] = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                }
-                T[K] = zero;
-#pragma GCC unroll 20
-                for (int k = 0; k < K; k++) {
-                    __m512i t = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+                    __m512i up = zero;
+                    if (k + 1 < K) {
+                        up = R[k + 1];
+                        if (k + 1 >= s)
+                            up = _mm512_madd52lo_epu64(up, X[k + 1], B);
+                        up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
+                    }
+                    __m512i t = _mm512_alignr_epi64(up, lo, 1);
                     if (k >= s)
                         t = _mm512_madd52hi_epu64(t, X[k], B);
                     R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                    lo = up;
                 }
             }
         }
+    }
+    if (K <= 6) {
+UNROLL_ALL
+        for (int k = 0; k < K; k++)
+            R[k] = _mm512_add_epi64(R[k], Hp[k]);
     }
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
@@ -428,7 +510,10 @@ typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uin
     IFMA_TARGET static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
                                     uint64_t k0, int N)                                                \
     {                                                                                                  \
-        amm(r, a, b, m, k0, N, K);                                                                     \
+        if (K <= 6)                                                                                    \
+            amm_small(r, a, b, m, k0, N, K);                                                           \
+        else                                                                                           \
+            amm(r, a, b, m, k0, N, K);                                                                 \
     }
 AMM_K(1) AMM_K(2) AMM_K(3) AMM_K(4) AMM_K(5) AMM_K(6) AMM_K(7) AMM_K(8) AMM_K(9) AMM_K(10)
 AMM_K(11) AMM_K(12) AMM_K(13) AMM_K(14) AMM_K(15) AMM_K(16) AMM_K(17) AMM_K(18) AMM_K(19) AMM_K(20)

@@ -5,14 +5,17 @@
  *
  * Run (from the repository root; GMP_PREFIX is the GMP to compare with,
  * e.g. build/gmp-static for the one the library ships):
- *   test/bench/run-ifma-bench.sh [ROUNDS]
+ *   test/bench/run-ifma-bench.sh [ROUNDS [BITS...]]
  *
  * Method: every result is first checked against GMP's.  Then ROUNDS rounds
  * (default 9); in each round, each size runs the four operations one after
- * another, each repeated enough to last about 20 ms, and the time per
- * operation is kept.  The table gives the median per operation over the
- * rounds and the ratios of the medians.  Interleaving puts slow phases of a
- * shared, noisy machine on both sides of each ratio.
+ * another, each repeated enough to last about 5 ms, and the time per
+ * operation is kept.  The table gives the median time per operation over
+ * the rounds, and the median over the rounds of each round's ratio (engine
+ * time / GMP time, measured a few milliseconds apart): on a shared, noisy
+ * machine the load changes from round to round, and a ratio of neighbours
+ * sees the same load on both sides.  "min" is the ratio of the fastest
+ * rounds, the least disturbed by other processes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <gmp.h>
@@ -26,8 +29,8 @@
 #define MAXN JBIGI_IFMA_MAX_LIMBS
 #define MAX_ROUNDS 101
 
-static const int sizes_bits[] = {512, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
-#define NSIZES (int)(sizeof sizes_bits / sizeof sizes_bits[0])
+static int sizes_bits[16] = {512, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+static int NSIZES = 8;
 enum { ENGINE_VT, GMP_VT, ENGINE_CT, GMP_CT, NOPS };
 static const char *op_names[NOPS] = {"ifma", "mpz_powm", "ifma_sec", "mpz_powm_sec"};
 
@@ -73,17 +76,27 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 9;
-    if (rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "usage: %s [ROUNDS 1..%d]\n", argv[0], MAX_ROUNDS);
+    if (rounds < 1 || rounds > MAX_ROUNDS || argc > 18) {
+        fprintf(stderr, "usage: %s [ROUNDS 1..%d [BITS...]]\n", argv[0], MAX_ROUNDS);
         return 2;
+    }
+    if (argc > 2) { /* other sizes: multiples of 64 up to 8192 */
+        NSIZES = argc - 2;
+        for (int s = 0; s < NSIZES; s++) {
+            sizes_bits[s] = atoi(argv[s + 2]);
+            if (sizes_bits[s] < 64 || sizes_bits[s] > 64 * MAXN || sizes_bits[s] % 64 != 0) {
+                fprintf(stderr, "%s: sizes are multiples of 64 from 64 to %d\n", argv[0], 64 * MAXN);
+                return 2;
+            }
+        }
     }
     if (!jbigi_ifma_available()) {
         printf("AVX-512 IFMA engine not available here (or JBIGI_ENGINE=gmp): nothing to compare\n");
         return 0;
     }
-    static struct input in[NSIZES];
-    static double t[NSIZES][NOPS][MAX_ROUNDS];
-    int reps[NSIZES][NOPS];
+    static struct input in[16];
+    static double t[16][NOPS][MAX_ROUNDS];
+    int reps[16][NOPS];
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 20261130);
@@ -126,7 +139,7 @@ int main(int argc, char **argv)
             double t0 = now();
             run(p, op);
             double one = now() - t0;
-            int r = (int)(0.02 / (one > 1e-7 ? one : 1e-7));
+            int r = (int)(0.005 / (one > 1e-7 ? one : 1e-7));
             reps[s][op] = r < 1 ? 1 : r;
         }
     }
@@ -139,18 +152,25 @@ int main(int argc, char **argv)
                 t[s][op][round] = (now() - t0) / reps[s][op];
             }
 
-    printf("# median of %d interleaved rounds, microseconds per exponentiation (full-length exponent)\n", rounds);
-    printf("%6s %10s %10s %8s %10s %12s %8s  %s\n", "bits", "ifma", "mpz_powm", "ratio", "ifma_sec",
-           "mpz_powm_sec", "ratio", "takes");
+    printf("# median of %d interleaved rounds: microseconds per exponentiation (full-length exponent),\n"
+           "# the median of the rounds' ratios, and the ratio of the fastest rounds (min)\n", rounds);
+    printf("%6s %10s %10s %8s %8s %10s %12s %8s %8s  %s\n", "bits", "ifma", "mpz_powm", "ratio", "min", "ifma_sec",
+           "mpz_powm_sec", "ratio", "min", "takes");
     for (int s = 0; s < NSIZES; s++) {
-        double med[NOPS];
+        double med[NOPS], rvt[MAX_ROUNDS], rct[MAX_ROUNDS];
+        for (int round = 0; round < rounds; round++) {
+            rvt[round] = t[s][ENGINE_VT][round] / t[s][GMP_VT][round];
+            rct[round] = t[s][ENGINE_CT][round] / t[s][GMP_CT][round];
+        }
+        qsort(rvt, (size_t)rounds, sizeof(double), cmp_double);
+        qsort(rct, (size_t)rounds, sizeof(double), cmp_double);
         for (int op = 0; op < NOPS; op++) {
             qsort(t[s][op], (size_t)rounds, sizeof(double), cmp_double);
             med[op] = t[s][op][rounds / 2] * 1e6;
         }
-        printf("%6d %10.1f %10.1f %8.3f %10.1f %12.1f %8.3f  %s\n", sizes_bits[s], med[ENGINE_VT], med[GMP_VT],
-               med[ENGINE_VT] / med[GMP_VT], med[ENGINE_CT], med[GMP_CT], med[ENGINE_CT] / med[GMP_CT],
-               jbigi_ifma_takes(in[s].n) ? "yes" : "no");
+        printf("%6d %10.1f %10.1f %8.3f %8.3f %10.1f %12.1f %8.3f %8.3f  %s\n", sizes_bits[s], med[ENGINE_VT],
+               med[GMP_VT], rvt[rounds / 2], t[s][ENGINE_VT][0] / t[s][GMP_VT][0], med[ENGINE_CT], med[GMP_CT],
+               rct[rounds / 2], t[s][ENGINE_CT][0] / t[s][GMP_CT][0], jbigi_ifma_takes(in[s].n) ? "yes" : "no");
     }
     printf("# GMP %s\n", gmp_version);
     return 0;

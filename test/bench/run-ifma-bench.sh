@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds and runs test/bench/ifma_bench.c: the AVX-512 IFMA engine against
 # GMP's mpz_powm and mpz_powm_sec, 512 to 8192 bits, ratios of medians of
-# interleaved rounds.  Usage: test/bench/run-ifma-bench.sh [ROUNDS]
+# interleaved rounds.  Usage: test/bench/run-ifma-bench.sh [ROUNDS [BITS...]]
 # GMP_PREFIX: the GMP to compare with (default build/gmp-static, the one the
 # static library ships; the system GMP when that is missing).
 set -eu

@@ -6,7 +6,8 @@
  * 8 n little-endian bytes each at most.  Missing bytes are filled with the
  * flags' choice of 0x00 or 0xff, so short inputs still reach all-ones and
  * sparse values.  The modulus is made odd with a non-zero top limb, the base
- * is reduced mod m (as the caller must), and the exponent has 1 to n limbs.
+ * is reduced mod m (as the caller must), and the exponent has 1 to n limbs
+ * (flags >> 4, mod n); flags & 8 also runs the constant-time path.
  *
  * jbigi_ifma_powm must equal mpz_powm and jbigi_ifma_powm_sec must equal
  * mpz_powm_sec (1 mod m for e = 0, which GMP's refuses), limb for limb, and
@@ -78,8 +79,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m[0] |= 1;
     if (m[n - 1] == 0)
         m[n - 1] = 1;
-    /* Exponent length: 1 to n limbs, from the flags' upper bits. */
-    mp_size_t en = 1 + (mp_size_t)(flags >> 3) % n;
+    /* Exponent length: 1 to n limbs, from the flags' upper bits; the
+     * constant-time path (always the full length, so slower) when bit 3 is
+     * set. */
+    mp_size_t en = 1 + (mp_size_t)(flags >> 4) % n;
+    const int with_ct = (flags & 8) != 0;
 
     mpz_t zm, zb, ze, want, got;
     mpz_inits(zb, want, NULL);
@@ -102,6 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     REQUIRE(jbigi_ifma_powm(r, b, e, en, m, n) == 0, "powm failed, n=%ld", (long)n);
     REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want) == 0, "powm differs from mpz_powm, n=%ld", (long)n);
 
+    if (!with_ct)
+        goto done;
     if (mpz_sgn(ze) > 0)
         mpz_powm_sec(want, zb, ze, zm);
     else
