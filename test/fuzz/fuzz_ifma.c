@@ -2,7 +2,8 @@
  * fuzz_ifma.c - libFuzzer target for the AVX-512 IFMA engine (src/ifma*.c).
  *
  * Input: one byte for n, the modulus size in limbs (1 to 48 for bytes below
- * 240, else one of 53, 58, ..., 128), one byte of flags, then the modulus, the base and the exponent,
+ * 240, else one of 53, 58, ..., 128), one byte of flags, then the modulus,
+ * the base and the exponent,
  * 8 n little-endian bytes each at most.  Missing bytes are filled with the
  * flags' choice of 0x00 or 0xff, so short inputs still reach all-ones and
  * sparse values.  The modulus is made odd with a non-zero top limb, the base
@@ -17,7 +18,7 @@
  * Without IFMA (or with JBIGI_ENGINE=gmp) the engine must refuse every call
  * with JBIGI_IFMA_UNSUPPORTED; nothing else is checked then.
  *
- * Build and run: test/fuzz/run-fuzz-ifma.sh [SECONDS].
+ * Built and run with the other targets by test/fuzz/run-fuzz.sh (make fuzz).
  */
 #include <gmp.h>
 #include <stdint.h>
@@ -27,15 +28,8 @@
 
 #include "ifma.h"
 
-#define REQUIRE(cond, ...)                   \
-    do {                                     \
-        if (!(cond)) {                       \
-            fprintf(stderr, "fuzz_ifma: ");  \
-            fprintf(stderr, __VA_ARGS__);    \
-            fputc('\n', stderr);             \
-            abort();                         \
-        }                                    \
-    } while (0)
+#define FUZZ_TARGET_NAME "fuzz_ifma"
+#include "fuzz.h"
 
 /* Reads up to 8 n bytes into n limbs, filling what the input lacks. */
 static size_t take_limbs(mp_limb_t *x, mp_size_t n, const uint8_t *data, size_t size, uint8_t fill)
