@@ -89,5 +89,7 @@ else
     fi
 fi
 
+sh test/emulated/run.sh >"$out/emulated.log" 2>&1; rc=$?; cat "$out/emulated.log"; tally "$out/emulated.log" emulated-cpus "$rc"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
