@@ -159,7 +159,7 @@ dist-lib: check-header
 	  $(DIST_CC) $(CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -c $$f -o $(DIST_OBJ)/$$(basename $$f .c).o || exit 1; \
 	done
 	$(DIST_CC) -shared -o build/dist/libjbigi-linux-$(VARIANT)_64.so $(DIST_OBJ)/*.o $(DIST_GMP)/lib/libgmp.a \
-	  -Wl,--exclude-libs,ALL -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
+	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
 # make dist-jar DIST_VARIANTS="<cpu> ...": build/jbigi.jar from the libraries of dist-lib.
 dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-manifest
