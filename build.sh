@@ -104,10 +104,11 @@ variant_field() {
     printf '%s\n' "$value"
 }
 
-# The first row this machine can run, as the Java loader chooses:
-# its architecture, its vendor or "any", every feature in /proc/cpuinfo.
+# The first row this machine can run, as the Java loader chooses: its
+# architecture, every feature in /proc/cpuinfo; rows for its vendor first,
+# then the other vendor's, then those for any CPU.
 host_variant() {
-    local arch vendor flags
+    local arch vendor flags group
     arch=$(uname -m)
     vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
     case $vendor in
@@ -115,19 +116,25 @@ host_variant() {
         AuthenticAMD | HygonGenuine) vendor=amd ;;
         *) vendor=other ;;
     esac
-    flags=" $(awk -F': *' '/^flags/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true) "
+    flags=" $(awk -F': *' '/^(flags|Features)/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true) "
     local cpu _arch _host _march _mtune who features f ok
-    while read -r cpu _arch _host _march _mtune who features; do
-        [[ $who == any || $who == "$vendor" ]] || continue
-        ok=1
-        for f in $features; do
-            [[ $f == - || $flags == *" $f "* ]] || ok=0
-        done
-        if [[ $ok == 1 ]]; then
-            printf '%s\n' "$cpu"
-            return 0
-        fi
-    done < <(variant_rows "$arch")
+    for group in own other any; do
+        while read -r cpu _arch _host _march _mtune who features; do
+            case $group in
+                own) [[ $who == "$vendor" ]] || continue ;;
+                other) [[ $who != "$vendor" && $who != any ]] || continue ;;
+                any) [[ $who == any ]] || continue ;;
+            esac
+            ok=1
+            for f in $features; do
+                [[ $f == - || $flags == *" $f "* ]] || ok=0
+            done
+            if [[ $ok == 1 ]]; then
+                printf '%s\n' "$cpu"
+                return 0
+            fi
+        done < <(variant_rows "$arch")
+    done
     die "no row of src/variants.tsv fits this $arch CPU"
 }
 

@@ -59,7 +59,7 @@ table_features() {
 }
 
 # This machine's x86_64 candidates, best first, as the Java loader ranks
-# them from /proc/cpuinfo (vendor, then flags).
+# them from /proc/cpuinfo: rows for its vendor, the other vendor's, any CPU's.
 host_candidates() {
     vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
     case $vendor in
@@ -68,10 +68,11 @@ host_candidates() {
         *) vendor=other ;;
     esac
     awk -v vendor="$vendor" -v flags=" $(awk -F': *' '/^flags/ { print $2; exit }' /proc/cpuinfo) " '
-        !/^#/ && NF >= 7 && $2 == "x86_64" && ($6 == "any" || $6 == vendor) {
+        !/^#/ && NF >= 7 && $2 == "x86_64" {
             for (i = 7; i <= NF; i++) if ($i != "-" && index(flags, " " $i " ") == 0) next
-            print $1
-        }' src/variants.tsv
+            group = $6 == vendor ? 0 : $6 == "any" ? 2 : 1
+            print group, NR, $1
+        }' src/variants.tsv | sort -k1,1n -k2,2n | awk '{ print $3 }'
 }
 
 # The variant a JVM on an emulated CPU with these CPUID features should

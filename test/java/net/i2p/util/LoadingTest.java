@@ -151,10 +151,13 @@ class LoadingTest {
     }
 
     /**
-     * For each row, a CPU with exactly its features (and its vendor, or any
-     * vendor for "any" rows): the row is among the candidates; every candidate
-     * needs only features that CPU has and is meant for its vendor; they come
-     * in the table's order; x86-64 always ends with the baseline "none".
+     * For each row, a CPU with exactly its features (of its vendor, or of
+     * every vendor for "any" rows): the row is among the candidates, and it
+     * is the first of them if the row is meant for that vendor; every
+     * candidate needs only features that CPU has and is of its architecture;
+     * rows for the CPU's vendor come first, then the other vendor's, then
+     * those for any CPU, each in the table's order; x86-64 ends with the
+     * baseline "none".
      */
     @Test
     void candidatesFollowTheTable() throws IOException {
@@ -166,21 +169,28 @@ class LoadingTest {
             for (String vendor : vendors) {
                 List<String> got = CpuInfo.candidates(table, v.arch, vendor, flags);
                 assertTrue(got.contains(v.cpu), v.cpu + " for " + vendor + ": " + got);
-                int last = -1;
+                int lastGroup = 0;
+                int lastIndex = -1;
                 for (String cpu : got) {
                     CpuInfo.Variant c = row(table, cpu);
                     assertTrue(flags.containsAll(c.features), cpu + " needs more than " + v.cpu + " has");
-                    assertTrue(c.vendor.equals("any") || c.vendor.equals(vendor), cpu + " is not for " + vendor);
                     assertEquals(v.arch, c.arch);
-                    assertTrue(table.indexOf(c) > last, "out of the table's order: " + got);
-                    last = table.indexOf(c);
+                    int group = c.vendor.equals(vendor) ? 0 : c.vendor.equals("any") ? 2 : 1;
+                    int index = table.indexOf(c);
+                    assertTrue(group > lastGroup || (group == lastGroup && index > lastIndex), "out of order: " + got);
+                    lastGroup = group;
+                    lastIndex = index;
                 }
+                if (!v.vendor.equals("any"))
+                    assertTrue(table.indexOf(row(table, got.get(0))) <= table.indexOf(v), got + " for " + v.cpu);
                 if (v.arch.equals("x86_64"))
                     assertEquals("none", got.get(got.size() - 1), got.toString());
             }
         }
-        assertEquals(Collections.singletonList("none"),
-                CpuInfo.candidates(table, "x86_64", "intel", Collections.<String>emptySet()));
+        List<String> baseline = CpuInfo.candidates(table, "x86_64", "intel", Collections.<String>emptySet());
+        assertEquals("none", baseline.get(baseline.size() - 1), baseline.toString());
+        for (String cpu : baseline)
+            assertTrue(row(table, cpu).features.isEmpty(), cpu + " needs more than the x86-64 baseline");
         assertEquals(Collections.singletonList("aarch64"),
                 CpuInfo.candidates(table, "aarch64", "other", Collections.<String>emptySet()));
     }
