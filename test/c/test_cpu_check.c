@@ -32,12 +32,14 @@ static void read_cpuinfo_flags(void)
     fclose(f);
 }
 
+#if defined(__x86_64__)
 static int in_cpuinfo(const char *name)
 {
     char key[64];
     snprintf(key, sizeof key, " %s ", name);
     return strstr(cpuinfo_flags, key) != NULL;
 }
+#endif
 
 int main(void)
 {

@@ -163,9 +163,12 @@ final class JbigiLoader {
                     + notUsedBeside(resourceName, cpu) + ")", cpu);
         }
         if (version < OLDEST_USABLE_VERSION)
-            return notLoaded(NOT_LOADED + " (the jbigi on java.library.path is version " + version
+            return notLoaded(NOT_LOADED + " (" + (resourceName == null ? "the jbigi on java.library.path" : resourceName)
+                    + " is version " + version
                     + ", this class needs " + OLDEST_USABLE_VERSION + " or later" + notUsedBeside(resourceName, cpu)
                     + ")", cpu);
+        for (String problem : problems)
+            debug("before that: " + problem);
         debug(status);
         return new Result(true, status, resourceName, version, gmp, cpu, hasFixedBase());
     }
