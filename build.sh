@@ -389,3 +389,4 @@ main() {
 }
 
 main "$@"
+exit

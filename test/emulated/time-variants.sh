@@ -1,28 +1,28 @@
 #!/bin/sh
-# A measurement, not a test: modPow time of every x86-64 variant in
-# build/jbigi.jar that this CPU can run, interleaved over ROUNDS rounds
-# (default 3), each variant in a fresh JVM; prints the median per variant
-# and size.  Used to choose the variants of src/variants.tsv (README, "The
-# dist jar").  Needs make test's compiled test classes (build/test/classes).
-#   sh test/emulated/time-variants.sh [ROUNDS] [VARIANT...]
+# A measurement, not a test: how fast each GMP variant built under build/
+# (build/gmp-6.2.1-<cpu>, by ./build.sh dist or --gmp-only <cpu>) runs
+# mpz_powm on this CPU.  All variants are loaded into one process and called
+# in turn, round after round, so that a shared machine's changing load hits
+# them alike; the median of ROUNDS rounds (default 41) per variant and size.
+# This is how the rows of src/variants.tsv were chosen.
+#   sh test/emulated/time-variants.sh [ROUNDS] [BITS,BITS,...]
 set -eu
 cd "$(dirname "$0")/../.."
-rounds=${1:-3}
-[ $# -gt 0 ] && shift
-JAVA=${JAVA:-java}
-out=build/test/variant-timing.txt
-variants=${*:-$(unzip -Z1 build/jbigi.jar 2>/dev/null || "$(dirname "$(readlink -f "$(command -v "$JAVA")")")/jar" tf build/jbigi.jar)}
-variants=$(printf '%s\n' $variants | sed -n 's/^libjbigi-linux-\([a-z0-9]*\)_64\.so$/\1/p; /^[a-z0-9]*$/p')
-empty=$(mktemp -d)
-: >"$out"
-for r in $(seq "$rounds"); do
-    for v in $variants; do
-        "$JAVA" -Djava.library.path="$empty" -Djbigi.variant="$v" -cp build/jbigi.jar:build/test/classes \
-            net.i2p.util.VariantTiming >>"$out" 2>/dev/null || echo "$v: not runnable here" >&2
-    done
+rounds=${1:-41}
+sizes=${2:-256,1024,2048,4096}
+CC=${CC:-cc}
+out=build/test/variant-bench
+mkdir -p "$out"
+$CC -std=c11 -O2 -Wall -Wextra -Werror -o "$out/driver" test/emulated/variant_bench.c -ldl
+plugins=""
+for install in build/gmp-6.2.1-*/install; do
+    [ -f "$install/jbigi-config" ] || continue
+    cpu=$(cat "$install/jbigi-variant")
+    case $(awk -v cpu="$cpu" '$1 == cpu { print $2 }' src/variants.tsv) in aarch64) continue ;; esac
+    [ "$cpu" != aarch64 ] || continue
+    $CC -std=c11 -O2 -fPIC -shared -DBENCH_PLUGIN -I"$install/include" -o "$out/$cpu.so" \
+        test/emulated/variant_bench.c "$install/lib/libgmp.a" -Wl,--exclude-libs,ALL
+    plugins="$plugins $cpu=$out/$cpu.so"
 done
-rmdir "$empty"
-# Median per variant and size.
-sort -k1,1 -k2,2n -k3,3n "$out" | awk '
-    { key = $1 " " $2; v[key, ++n[key]] = $3; if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
-    END { for (i = 1; i <= k; i++) { key = order[i]; printf "%-12s %5s bits  %10.3f us\n", substr(key, 1, index(key, " ") - 1), substr(key, index(key, " ") + 1), v[key, int((n[key] + 1) / 2)] } }'
+[ -n "$plugins" ] || { echo "no GMP variant built under build/: ./build.sh dist" >&2; exit 1; }
+"$out/driver" "$rounds" "$sizes" $plugins
