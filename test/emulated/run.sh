@@ -5,13 +5,17 @@
 #
 #  1. test_cpu_check: the check behind JNI_OnLoad agrees with this CPU.
 #  2. Under qemu-x86_64 -cpu MODEL (Core 2 to Skylake, K10 to Zen), a JVM
-#     with build/jbigi.jar on its class path: it must not crash, must load
-#     the variant expected for that CPU (the first of this machine's
-#     candidates whose features the emulated CPUID has: /proc/cpuinfo is
-#     the host's under qemu-user) or run in pure Java when none fits, and
-#     must compute what the host computes.  And lib/libjbigi.so, built for
-#     this machine, on an emulated CPU without its features: refused with a
-#     clear status, no crash.
+#     with build/jbigi.jar on its class path, twice:
+#     a. as it is: /proc/cpuinfo is the host's under qemu-user, so the
+#        loader ranks by the host's flags and the libraries' own CPUID
+#        checks must refuse what the emulated CPU lacks: the JVM must not
+#        crash and must load the first of the host's candidates the
+#        emulated CPU can run (or run in pure Java);
+#     b. told the emulated CPU's vendor and flags (-Djbigi.cpuinfo=FILE):
+#        it must load the variant meant for that CPU.
+#     Both times it must compute what the host computes.  And
+#     lib/libjbigi.so, built for this machine, on an emulated CPU without
+#     its features: refused with a clear status, no crash.
 #  3. The aarch64 build's C tests under qemu-aarch64, when the dist build
 #     made build/gmp-6.2.1-aarch64.
 #
@@ -26,7 +30,7 @@ passed=0
 failed=0
 JAVA=$(command -v "${JAVA:-java}")
 CC=${CC:-cc}
-MODELS=${JBIGI_QEMU_MODELS:-core2duo Nehalem SandyBridge Haswell Skylake-Client Opteron_G3 Opteron_G5 EPYC}
+MODELS=${JBIGI_QEMU_MODELS:-core2duo Nehalem SandyBridge Haswell Skylake-Client Icelake-Server Opteron_G3 Opteron_G5 EPYC EPYC-Milan}
 VECTORS=${JBIGI_VECTORS:-../shared/vectors/modpow-public.txt}
 # Emulation is slow: the first 1500 vectors (all three operations), and the
 # 900 random cases of LoadProbe's digest.
@@ -58,16 +62,18 @@ table_features() {
     awk '!/^#/ && NF >= 7 { for (i = 7; i <= NF; i++) if ($i != "-") print $i }' src/variants.tsv | sort -u | tr '\n' ' '
 }
 
-# This machine's x86_64 candidates, best first, as the Java loader ranks
-# them from /proc/cpuinfo: rows for its vendor, the other vendor's, any CPU's.
-host_candidates() {
-    vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
+# x86_64 candidates, best first, as the Java loader ranks them from a
+# cpuinfo file (default: this machine's): rows for its vendor, the other
+# vendor's, any CPU's, among those whose features it lists.
+candidates() {
+    info=${1:-/proc/cpuinfo}
+    vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' "$info")
     case $vendor in
         GenuineIntel) vendor=intel ;;
         AuthenticAMD | HygonGenuine) vendor=amd ;;
         *) vendor=other ;;
     esac
-    awk -v vendor="$vendor" -v flags=" $(awk -F': *' '/^flags/ { print $2; exit }' /proc/cpuinfo) " '
+    awk -v vendor="$vendor" -v flags=" $(awk -F': *' '/^flags/ { print $2; exit }' "$info") " '
         !/^#/ && NF >= 7 && $2 == "x86_64" {
             for (i = 7; i <= NF; i++) if ($i != "-" && index(flags, " " $i " ") == 0) next
             group = $6 == vendor ? 0 : $6 == "any" ? 2 : 1
@@ -75,11 +81,12 @@ host_candidates() {
         }' src/variants.tsv | sort -k1,1n -k2,2n | awk '{ print $3 }'
 }
 
-# The variant a JVM on an emulated CPU with these CPUID features should
-# load from the jar: the first host candidate the jar has and the CPU can run.
+# The variant a JVM on an emulated CPU with these CPUID features should load
+# from the jar, the loader ranking from cpuinfo file $2: the first candidate
+# the jar has and the CPU can run.
 expected_variant() {
     emulated=" $1 "
-    for cpu in $(host_candidates); do
+    for cpu in $(candidates "${2:-}"); do
         grep -qx "libjbigi-linux-${cpu}_64.so" "$out/jar.list" || continue
         fits=1
         for f in $(awk -v cpu="$cpu" '$1 == cpu { for (i = 7; i <= NF; i++) print $i }' src/variants.tsv); do
@@ -91,6 +98,33 @@ expected_variant() {
         fi
     done
     echo "pure-java"
+}
+
+# Runs VectorProbe under qemu-x86_64 -cpu MODEL and checks it: check MODEL
+# FEATURES EXPECTED LABEL [JVM options].
+check_model() {
+    model=$1 has=$2 want=$3 label=$4
+    shift 4
+    log=$out/$model-$label.log
+    qemu-x86_64 -cpu "$model" "$JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.library.path="$empty" "$@" \
+        -cp "$cp" net.i2p.util.VectorProbe "$VECTORS" "$VECTOR_LIMIT" >"$log" 2>&1
+    rc=$?
+    got=$(field resource "$log")
+    [ "$(field native "$log")" = true ] || got=pure-java
+    what="-cpu $model, $label: expected $want, got $got"
+    if [ $rc -ne 0 ]; then
+        not_ok "$what; the JVM exited $rc:"
+        tail -n 20 "$log"
+    elif [ "$got" != "$want" ] && [ "libjbigi-linux-${want}_64.so" != "$got" ]; then
+        not_ok "$what"
+        cat "$log"
+    elif [ "$(field results "$log")" != "$host_digest" ]; then
+        not_ok "$what, but results differ from the host's"
+    elif [ "$(field vectors "$log")" != "$(field vectors "$out/host.log")" ]; then
+        not_ok "$what, but known-answer vectors: $(field vectors "$log")"
+    else
+        ok "$what; vectors $(field vectors "$log") (checked, failed)"
+    fi
 }
 
 # ---- 1. the check on this CPU ----
@@ -120,31 +154,16 @@ else
     "$JAVA" -Djava.library.path="$empty" -cp "$cp" net.i2p.util.VectorProbe "$VECTORS" "$VECTOR_LIMIT" >"$out/host.log" 2>&1
     host_digest=$(field results "$out/host.log")
     echo "jar carries: $(sed -n 's/^libjbigi-linux-\([a-z0-9]*\)_64\.so$/\1/p' "$out/jar.list" | tr '\n' ' ')"
-    echo "this machine's candidates: $(host_candidates | tr '\n' ' ')"
+    echo "this machine's candidates: $(candidates | tr '\n' ' ')"
     features=$(table_features)
     for model in $MODELS; do
         has=$(qemu-x86_64 -cpu "$model" "$out/cpu_features" $features 2>/dev/null)
-        want=$(expected_variant "$has")
-        log=$out/$model.log
-        qemu-x86_64 -cpu "$model" "$JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.library.path="$empty" \
-            -cp "$cp" net.i2p.util.VectorProbe "$VECTORS" "$VECTOR_LIMIT" >"$log" 2>&1
-        rc=$?
-        got=$(field resource "$log")
-        [ "$(field native "$log")" = true ] || got=pure-java
-        what="-cpu $model (CPUID: ${has:-baseline}): expected $want, got $got"
-        if [ $rc -ne 0 ]; then
-            not_ok "$what; the JVM exited $rc:"
-            tail -n 20 "$log"
-        elif [ "$got" != "$want" ] && [ "libjbigi-linux-${want}_64.so" != "$got" ]; then
-            not_ok "$what"
-            cat "$log"
-        elif [ "$(field results "$log")" != "$host_digest" ]; then
-            not_ok "$what, but results differ from the host's"
-        elif [ "$(field vectors "$log")" != "$(field vectors "$out/host.log")" ]; then
-            not_ok "$what, but known-answer vectors: $(field vectors "$log")"
-        else
-            ok "$what; vectors $(field vectors "$log") (checked, failed)"
-        fi
+        vendor=$(qemu-x86_64 -cpu "$model" "$out/cpu_features" --vendor 2>/dev/null)
+        echo "-cpu $model: $vendor, CPUID: ${has:-baseline}"
+        check_model "$model" "$has" "$(expected_variant "$has")" "host-cpuinfo"
+        info=$out/$model.cpuinfo
+        printf 'vendor_id\t: %s\nmodel name\t: qemu %s\nflags\t\t: fpu sse sse2 %s\n\n' "$vendor" "$model" "$has" >"$info"
+        check_model "$model" "$has" "$(expected_variant "$has" "$info")" "own-cpuinfo" -Djbigi.cpuinfo="$info"
     done
 
     # lib/libjbigi.so, built for this machine, on the oldest emulated CPU.

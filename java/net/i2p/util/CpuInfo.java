@@ -100,8 +100,10 @@ final class CpuInfo {
         String vendorId = "";
         String model = "unrecognized";
         Set<String> flags = new HashSet<String>();
+        // -Djbigi.cpuinfo=FILE: read FILE instead (the emulated-CPU tests describe the CPU qemu emulates).
+        String source = System.getProperty("jbigi.cpuinfo", "/proc/cpuinfo");
         try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                new FileInputStream("/proc/cpuinfo"), StandardCharsets.ISO_8859_1))) {
+                new FileInputStream(source), StandardCharsets.ISO_8859_1))) {
             String line;
             // The first processor's block says it all.
             while ((line = in.readLine()) != null && !line.isEmpty()) {
