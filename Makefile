@@ -158,7 +158,7 @@ dist-lib: check-header
 	  echo "$(DIST_CC) ... -c $$f"; \
 	  $(DIST_CC) $(CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -c $$f -o $(DIST_OBJ)/$$(basename $$f .c).o || exit 1; \
 	done
-	$(DIST_CC) -shared -o build/dist/libjbigi-linux-$(VARIANT)_64.so $(DIST_OBJ)/*.o $(DIST_GMP)/lib/libgmp.a \
+	$(DIST_CC) -shared -o build/dist/libjbigi-linux-$(VARIANT)_64.so $(C_SOURCES:src/%.c=$(DIST_OBJ)/%.o) $(DIST_GMP)/lib/libgmp.a \
 	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
 # make dist-jar DIST_VARIANTS="<cpu> ...": build/jbigi.jar from the libraries of dist-lib.
