@@ -105,7 +105,8 @@ build/obj-$(GMP)/%.o: src/%.c $(C_HEADERS) $(GMP_DEPS) | check-header
 
 # The CPU check is told its variant by a generated header, rewritten only
 # when the variant changes.  No -march: it must run on any CPU.
-build/obj-$(GMP)/variant.h: FORCE
+build/obj-$(GMP)/variant.h: FORCE $(GMP_DEPS)
+	@test -n '$(VARIANT)' || { echo "$(GMP_PREFIX)/jbigi-variant missing: rebuild GMP with ./build.sh" >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@printf '#define JBIGI_VARIANT "%s"\n#define JBIGI_FEATURES "%s"\n' '$(VARIANT)' '$(call variant_features,$(VARIANT))' >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
