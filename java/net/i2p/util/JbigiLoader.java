@@ -167,8 +167,9 @@ final class JbigiLoader {
                     + " is version " + version
                     + ", this class needs " + OLDEST_USABLE_VERSION + " or later" + notUsedBeside(resourceName, cpu)
                     + ")", cpu);
-        for (String problem : problems)
-            debug("before that: " + problem);
+        // A better library refused (a VM's CPU without what /proc/cpuinfo claims, say): say which.
+        if (!problems.isEmpty())
+            status += " (not the first choice: " + String.join("; ", problems) + ")";
         debug(status);
         return new Result(true, status, resourceName, version, gmp, cpu, hasFixedBase());
     }
