@@ -44,7 +44,7 @@ static const struct feature features[] = {
 static int cpuid_reg(unsigned leaf, enum reg reg, unsigned *value)
 {
     unsigned a, b, c, d;
-    if (__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
+    if ((unsigned)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf) /* int in clang's cpuid.h */
         return 0;
     __cpuid_count(leaf, 0, a, b, c, d);
     (void)a;
