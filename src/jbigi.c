@@ -14,6 +14,7 @@
 
 #include "jbigi.h"
 #include "arith.h"
+#include "cpu_check.h"
 #include "engine.h"
 #include "jni_util.h"
 #include "version.h"
@@ -26,8 +27,15 @@
 /* Called once when the JVM loads the library, before any GMP value exists. */
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 {
+    char refusal[512];
     (void)vm;
     (void)reserved;
+    /* First: on a CPU without the instructions this variant was built for,
+     * refuse (UnsatisfiedLinkError) rather than die of SIGILL in GMP. */
+    if (jbigi_cpu_check(refusal, sizeof refusal) != 0) {
+        fprintf(stderr, "%s\n", refusal);
+        return JNI_ERR;
+    }
     jbigi_install_wiping_allocator();
     return JNI_VERSION_1_6;
 }

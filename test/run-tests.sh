@@ -38,5 +38,11 @@ done
 junit_suite "$out" -Xcheck:jni -Djava.library.path=lib -Djbigi.test.jar=build/jbigi.jar -Djbigi.soak=true \
     -Djbigi.vectors=test/vectors/modpow-public.txt
 
+# ---- the jar on emulated CPUs (qemu-user): the right variant or a clean refusal, never SIGILL ----
+sh test/emulated/run.sh >"$out/emulated.log" 2>&1
+rc=$?
+cat "$out/emulated.log"
+tally "$out/emulated.log" emulated-cpus "$rc"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

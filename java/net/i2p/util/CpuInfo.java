@@ -1,9 +1,11 @@
 package net.i2p.util;
 
 import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,11 +16,39 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What the bundled-library loader needs to know about this CPU: which of
- * I2P's CPU names ({@code zen2}, {@code skylake}, ... {@code none}) it can
- * run, best first.  Read from /proc/cpuinfo; elsewhere only "none" is safe.
+ * What the bundled-library loader needs to know about this CPU: which
+ * variants of the library (rows of {@code variants.tsv}, the table the build
+ * made them from, carried beside this class) it can run, best first.
+ *
+ * <p>The CPU's features are read from /proc/cpuinfo, which a VM or an
+ * emulator can contradict: this is the ranking, not the safety check.  Each
+ * library checks CPUID itself when it is loaded and refuses a CPU without
+ * what it was built for, and the loader then tries the next variant.
  */
 final class CpuInfo {
+    /** The table's resource name, relative to this class. */
+    static final String TABLE = "variants.tsv";
+
+    /** One row of the variant table. */
+    static final class Variant {
+        final String cpu;
+        final String arch;
+        final String vendor;
+        final List<String> features;
+
+        Variant(String cpu, String arch, String vendor, List<String> features) {
+            this.cpu = cpu;
+            this.arch = arch;
+            this.vendor = vendor;
+            this.features = Collections.unmodifiableList(features);
+        }
+
+        @Override
+        public String toString() {
+            return cpu;
+        }
+    }
+
     private final String model;
     private final List<String> types;
 
@@ -37,21 +67,43 @@ final class CpuInfo {
         return types.isEmpty() ? "unrecognized" : types.get(0);
     }
 
-    /** CPU types whose libraries this CPU can run, best first; ends with "none" on x86-64. */
+    /** CPU types (the table's cpu names) whose libraries this CPU can run, best first. */
     List<String> compatibleTypes() {
         return types;
     }
 
-    static CpuInfo detect() {
+    /** The architecture as the table names it ("x86_64", "aarch64"), or the JVM's os.arch. */
+    static String arch() {
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.US);
-        boolean x86_64 = arch.equals("amd64") || arch.equals("x86_64");
-        String vendor = "";
+        if (arch.equals("amd64") || arch.equals("x86_64"))
+            return "x86_64";
+        if (arch.equals("aarch64") || arch.equals("arm64"))
+            return "aarch64";
+        return arch;
+    }
+
+    /** "intel", "amd" or "other", from CPUID's vendor string. */
+    static String vendor(String vendorId) {
+        if (vendorId.equals("GenuineIntel"))
+            return "intel";
+        if (vendorId.equals("AuthenticAMD") || vendorId.equals("HygonGenuine"))
+            return "amd";
+        return "other";
+    }
+
+    /** A CPU nothing is known of: no bundled variant is tried. */
+    static CpuInfo none() {
+        return new CpuInfo("unrecognized", Collections.<String>emptyList());
+    }
+
+    static CpuInfo detect() {
+        String vendorId = "";
         String model = "unrecognized";
         Set<String> flags = new HashSet<String>();
-        BufferedReader in = null;
-        try {
-            in = new BufferedReader(new InputStreamReader(
-                    new FileInputStream("/proc/cpuinfo"), StandardCharsets.ISO_8859_1));
+        // -Djbigi.cpuinfo=FILE: read FILE instead (the emulated-CPU tests describe the CPU qemu emulates).
+        String source = System.getProperty("jbigi.cpuinfo", "/proc/cpuinfo");
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                new FileInputStream(source), StandardCharsets.ISO_8859_1))) {
             String line;
             // The first processor's block says it all.
             while ((line = in.readLine()) != null && !line.isEmpty()) {
@@ -61,68 +113,67 @@ final class CpuInfo {
                 String key = line.substring(0, colon).trim();
                 String value = line.substring(colon + 1).trim();
                 if (key.equals("vendor_id"))
-                    vendor = value;
+                    vendorId = value;
                 else if (key.equals("model name"))
                     model = value;
-                else if (key.equals("flags"))
+                else if (key.equals("flags") || key.equals("Features"))
                     flags.addAll(Arrays.asList(value.split("\\s+")));
             }
-        } catch (IOException e) {
-            // Not Linux, or no procfs: nothing known beyond the architecture.
-        } finally {
-            if (in != null) {
-                try {
-                    in.close();
-                } catch (IOException ignored) {
-                }
-            }
+        } catch (IOException | RuntimeException e) {
+            // Not Linux, no procfs, or not allowed: only baseline variants.
         }
-        List<String> types = new ArrayList<String>();
-        if (x86_64) {
-            types.addAll(x86Types(vendor, flags));
-            types.add("none");
-        } else if (arch.equals("aarch64")) {
-            types.add("aarch64");
-        }
-        return new CpuInfo(model, types);
+        return new CpuInfo(model, candidates(table(), arch(), vendor(vendorId), flags));
     }
 
     /**
-     * GMP's x86-64 targets this CPU can run, newest first, named as I2P names
-     * its jbigi builds.  The instruction sets decide: a library built for a
-     * target uses that target's instructions.
+     * The rows a CPU of this architecture, vendor and feature flags can run
+     * (every feature among the flags), best first: the rows meant for its
+     * vendor, then those meant for the other vendor (correct there, only
+     * tuned for another design, and still faster than the baseline), then
+     * the rows for any CPU; each group in the table's order.
      */
-    static List<String> x86Types(String vendor, Set<String> flags) {
-        boolean bmi2Adx = flags.contains("bmi2") && flags.contains("adx");
-        boolean avx2 = flags.contains("avx2") && flags.contains("bmi2");
-        boolean avx = flags.contains("avx");
-        boolean sse42 = flags.contains("sse4_2");
-        boolean ssse3 = flags.contains("ssse3");
-        List<String> types = new ArrayList<String>();
-        if (vendor.equals("AuthenticAMD")) {
-            if (bmi2Adx)
-                types.addAll(Arrays.asList("zen3", "zen2", "zen"));
-            if (avx2)
-                types.add("excavator");
-            if (avx && flags.contains("fma"))
-                types.addAll(Arrays.asList("steamroller", "piledriver"));
-            if (avx)
-                types.add("bulldozer");
-            if (flags.contains("sse4a"))
-                types.add("k10");
-            types.add("athlon64");
-        } else if (vendor.equals("GenuineIntel")) {
-            if (bmi2Adx)
-                types.addAll(Arrays.asList("skylake", "coreibwl"));
-            if (avx2)
-                types.add("coreihwl");
-            if (avx)
-                types.add("coreisbr");
-            if (sse42)
-                types.add("corei");
-            if (ssse3)
-                types.add("core2");
+    static List<String> candidates(List<Variant> table, String arch, String vendor, Set<String> flags) {
+        List<String> names = new ArrayList<String>();
+        for (int group = 0; group < 3; group++) {
+            for (Variant v : table) {
+                int g = v.vendor.equals(vendor) ? 0 : v.vendor.equals("any") ? 2 : 1;
+                if (g == group && v.arch.equals(arch) && flags.containsAll(v.features))
+                    names.add(v.cpu);
+            }
         }
-        return types;
+        return names;
+    }
+
+    /** The table carried beside this class; empty (so nothing bundled is tried) if it is missing. */
+    static List<Variant> table() {
+        InputStream in = CpuInfo.class.getResourceAsStream(TABLE);
+        if (in == null)
+            return Collections.emptyList();
+        try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+            return parse(reader);
+        } catch (IOException | RuntimeException e) {
+            return Collections.emptyList();
+        }
+    }
+
+    /** Rows of "cpu arch gmp_host march mtune vendor features...", '#' comments; "-" is no features. */
+    static List<Variant> parse(Reader reader) throws IOException {
+        List<Variant> rows = new ArrayList<Variant>();
+        BufferedReader in = new BufferedReader(reader);
+        for (String line; (line = in.readLine()) != null; ) {
+            String trimmed = line.trim();
+            if (trimmed.isEmpty() || trimmed.startsWith("#"))
+                continue;
+            String[] f = trimmed.split("\\s+");
+            if (f.length < 7)
+                throw new IOException("variant table: fewer than 7 columns in: " + line);
+            List<String> features = new ArrayList<String>();
+            for (int i = 6; i < f.length; i++) {
+                if (!f[i].equals("-"))
+                    features.add(f[i]);
+            }
+            rows.add(new Variant(f[0], f[1], f[5], features));
+        }
+        return rows;
     }
 }

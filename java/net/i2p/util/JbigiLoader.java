@@ -5,10 +5,13 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -53,34 +56,99 @@ final class JbigiLoader {
     private JbigiLoader() {
     }
 
+    /**
+     * Never throws: whatever goes wrong (a library refused, a file system
+     * mounted noexec, a security manager, a broken jar) ends in the
+     * pure-Java fallback with a status saying why, never in an
+     * ExceptionInInitializerError of NativeBigInteger.
+     */
     static Result load() {
-        CpuInfo cpu = CpuInfo.detect();
+        CpuInfo cpu;
+        try {
+            cpu = CpuInfo.detect();
+        } catch (RuntimeException | LinkageError e) {
+            return notLoaded(NOT_LOADED + " (cannot read the CPU's features: " + e + ")", null);
+        }
+        try {
+            return load(cpu);
+        } catch (RuntimeException | LinkageError e) {
+            return notLoaded(NOT_LOADED + " (" + e + ")", cpu);
+        }
+    }
+
+    /*
+     * The order, and why: a jbigi on java.library.path wins whenever it loads
+     * and is version 4 or later, even when the jar carries a newer or better
+     * tuned one.  It is what the administrator installed (an I2P install
+     * directory holds exactly one), and the JVM cannot have two: native
+     * methods would bind to either library.  A version 4 library (I2P's
+     * current one) is used with negative exponents done in Java; an older one
+     * leaves this JVM in pure Java, and the status names the bundled library
+     * that could not be used beside it: remove the old file, or run with
+     * -Djbigi.libraryPath=false, to use the bundled one.
+     */
+    private static Result load(CpuInfo cpu) {
         if (!Boolean.parseBoolean(System.getProperty("jbigi.enable", "true")))
             return notLoaded(DISABLED, cpu);
 
         List<String> problems = new ArrayList<String>();
-        try {
-            System.loadLibrary("jbigi");
-            return loaded(FROM_FILE, null, cpu, problems);
-        } catch (UnsatisfiedLinkError e) {
-            debug("System.loadLibrary(\"jbigi\") failed: " + e.getMessage());
-        } catch (SecurityException e) {
-            debug("System.loadLibrary(\"jbigi\") not allowed: " + e.getMessage());
+        String forced = System.getProperty("jbigi.variant");
+        if (forced == null && Boolean.parseBoolean(System.getProperty("jbigi.libraryPath", "true"))) {
+            try {
+                System.loadLibrary("jbigi");
+                return loaded(FROM_FILE, null, cpu, problems);
+            } catch (UnsatisfiedLinkError e) {
+                String message = String.valueOf(e.getMessage());
+                if (message.contains("java.library.path"))
+                    debug("System.loadLibrary(\"jbigi\") failed: " + message);
+                else
+                    problems.add("libjbigi.so on java.library.path: " + refusal(message));
+            } catch (RuntimeException | LinkageError e) {
+                problems.add("System.loadLibrary(\"jbigi\"): " + e);
+            }
         }
 
-        for (String name : resourceNames(cpu)) {
+        List<String> names = forced == null ? resourceNames(cpu) : forcedName(forced);
+        Path tmpdir = null;
+        try {
+            if (!names.isEmpty())
+                tmpdir = extractionDirectory();
+        } catch (RuntimeException | IOException e) {
+            problems.add(e.getMessage());
+        }
+        for (String name : tmpdir == null ? new ArrayList<String>() : names) {
             String status = "Native BigInteger library " + name + " loaded from resource";
             try {
-                if (loadResource(name))
+                if (loadResource(name, tmpdir))
                     return loaded(status, name, cpu, problems);
             } catch (IOException e) {
                 problems.add(name + ": " + e);
             } catch (UnsatisfiedLinkError e) {
-                problems.add(name + ": not a usable library here: " + e.getMessage());
+                problems.add(name + ": " + refusal(String.valueOf(e.getMessage())));
+            } catch (RuntimeException | LinkageError e) {
+                problems.add(name + ": " + e);
             }
         }
         String why = problems.isEmpty() ? "" : " (" + String.join("; ", problems) + ")";
         return notLoaded(NOT_LOADED + why, cpu);
+    }
+
+    /** What an UnsatisfiedLinkError from loading a library means, in a user's words. */
+    private static String refusal(String message) {
+        // JNI_OnLoad returned JNI_ERR: the library's own CPUID check (its reasons went to stderr).
+        if (message.contains("unsupported JNI version"))
+            return "refused by its CPU check: this CPU lacks instructions the library was built for"
+                    + " (CPUID disagrees with /proc/cpuinfo, as in a VM or an emulator)";
+        return "not a usable library here: " + message;
+    }
+
+    /** -Djbigi.variant=CPU: only that row of the table (for tests, and to choose by hand). */
+    private static List<String> forcedName(String cpu) {
+        List<String> names = new ArrayList<String>();
+        String os = osName();
+        if (os != null && cpu.matches("[a-z0-9]+"))
+            names.add("lib" + "jbigi-" + os + "-" + cpu + "_64.so");
+        return names;
     }
 
     /** Checks that what was loaded is a jbigi this class can drive. */
@@ -94,17 +162,37 @@ final class JbigiLoader {
                     + NativeBigInteger.nativeGMPPatchVersion();
         } catch (UnsatisfiedLinkError e) {
             // A library from before version queries existed.
-            return notLoaded(NOT_LOADED + " (the jbigi found has no version query: too old)", cpu);
+            return notLoaded(NOT_LOADED + " (the jbigi found has no version query: too old"
+                    + notUsedBeside(resourceName, cpu) + ")", cpu);
         }
         if (version < OLDEST_USABLE_VERSION)
-            return notLoaded(NOT_LOADED + " (the jbigi found is version " + version
-                    + ", this class needs " + OLDEST_USABLE_VERSION + " or later)", cpu);
+            return notLoaded(NOT_LOADED + " (" + (resourceName == null ? "the jbigi on java.library.path" : resourceName)
+                    + " is version " + version
+                    + ", this class needs " + OLDEST_USABLE_VERSION + " or later" + notUsedBeside(resourceName, cpu)
+                    + ")", cpu);
+        // A better library refused (a VM's CPU without what /proc/cpuinfo claims, say): say which.
+        if (!problems.isEmpty())
+            status += " (not the first choice: " + String.join("; ", problems) + ")";
         debug(status);
         return new Result(true, status, resourceName, version, gmp, cpu, FixedBase.nativesWork(), Engine.select());
     }
 
+    /** For a too-old library from java.library.path: the bundled one that cannot be loaded beside it. */
+    private static String notUsedBeside(String resourceName, CpuInfo cpu) {
+        if (resourceName != null)
+            return "";
+        for (String name : resourceNames(cpu)) {
+            if (JbigiLoader.class.getResource("/" + name) != null)
+                return "; the jar's " + name + " cannot be loaded beside it: remove the old library"
+                        + " or set -Djbigi.libraryPath=false";
+        }
+        return "";
+    }
+
     private static Result notLoaded(String status, CpuInfo cpu) {
         debug(status);
+        if (cpu == null)
+            cpu = CpuInfo.none();
         return new Result(false, status, null, 0, null, cpu, false, null);
     }
 
@@ -132,48 +220,112 @@ final class JbigiLoader {
     }
 
     /**
-     * Copies the resource to a new file in a new directory that only this
-     * user can read (names chosen by the JDK, not guessable), loads it, and
-     * has both deleted when the JVM exits.  Returns false if the jar has no
-     * such resource.
+     * Where libraries are extracted: -Djbigi.tmpdir, else java.io.tmpdir.
+     * Refused up front when that file system is mounted noexec, where no
+     * library can be loaded from.
      */
-    private static boolean loadResource(String name) throws IOException {
+    static Path extractionDirectory() throws IOException {
+        String configured = System.getProperty("jbigi.tmpdir");
+        Path dir = Paths.get(configured != null ? configured : System.getProperty("java.io.tmpdir"));
+        if (!Files.isDirectory(dir))
+            throw new IOException((configured != null ? "-Djbigi.tmpdir=" : "java.io.tmpdir ") + dir
+                    + " is not a directory");
+        if (mountedNoexec(dir))
+            throw new IOException((configured != null ? "-Djbigi.tmpdir=" : "java.io.tmpdir ") + dir
+                    + " is on a file system mounted noexec, from which no library can be loaded:"
+                    + " set -Djbigi.tmpdir to a directory on one that is not");
+        return dir;
+    }
+
+    /** Whether dir's mount (the longest mount point above it in /proc/self/mountinfo) has noexec. */
+    static boolean mountedNoexec(Path dir) {
+        Path real;
+        List<String> lines;
+        try {
+            real = dir.toRealPath();
+            lines = Files.readAllLines(Paths.get("/proc/self/mountinfo"), StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return false; // not Linux: System.load will say
+        }
+        int best = -1;
+        boolean noexec = false;
+        for (String line : lines) {
+            String[] f = line.split(" ");
+            if (f.length < 6)
+                continue;
+            // Mount points escape blanks as \040.
+            Path point = Paths.get(f[4].replace("\\040", " ").replace("\\011", "\t").replace("\\134", "\\"));
+            int depth = point.getNameCount();
+            if (real.startsWith(point) && depth >= best) {
+                best = depth;
+                noexec = Arrays.asList(f[5].split(",")).contains("noexec");
+            }
+        }
+        return noexec;
+    }
+
+    /**
+     * Copies the resource to a new file in a new directory under base that
+     * only this user can read (names chosen by the JDK, not guessable), and
+     * loads it.  On POSIX systems the file and its directory are deleted
+     * right after loading, whether it worked or not: the mapping stays, and
+     * a JVM killed with kill -9 leaves nothing behind.  Elsewhere (Windows
+     * cannot delete a loaded DLL) they are deleted when the JVM exits.
+     * Returns false if the jar has no such resource.
+     */
+    private static boolean loadResource(String name, Path base) throws IOException {
         InputStream in = JbigiLoader.class.getResourceAsStream("/" + name);
         if (in == null)
             return false;
+        boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
         Path dir;
         Path file;
         try {
-            boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
             if (posix) {
                 FileAttribute<?> ownerDir = PosixFilePermissions.asFileAttribute(
                         PosixFilePermissions.fromString("rwx------"));
                 FileAttribute<?> ownerFile = PosixFilePermissions.asFileAttribute(
                         PosixFilePermissions.fromString("rw-------"));
-                dir = Files.createTempDirectory("jbigi", ownerDir);
+                dir = Files.createTempDirectory(base, "jbigi", ownerDir);
                 file = Files.createTempFile(dir, "libjbigi", ".so", ownerFile);
             } else {
-                dir = Files.createTempDirectory("jbigi");
+                dir = Files.createTempDirectory(base, "jbigi");
                 file = Files.createTempFile(dir, "libjbigi", ".so");
+                // Registered in this order, deleted in the reverse: file, then directory.
+                dir.toFile().deleteOnExit();
+                file.toFile().deleteOnExit();
             }
-            // Registered in this order, deleted in the reverse: file, then directory.
-            dir.toFile().deleteOnExit();
-            file.toFile().deleteOnExit();
-            // Into the file just made, keeping its owner-only permissions
-            // (Files.copy with REPLACE_EXISTING would make a new file with the umask's).
-            OutputStream out = Files.newOutputStream(file);
             try {
-                byte[] buffer = new byte[8192];
-                for (int n; (n = in.read(buffer)) > 0;)
-                    out.write(buffer, 0, n);
-            } finally {
-                out.close();
+                // Into the file just made, keeping its owner-only permissions
+                // (Files.copy with REPLACE_EXISTING would make a new file with the umask's).
+                try (OutputStream out = Files.newOutputStream(file)) {
+                    byte[] buffer = new byte[8192];
+                    for (int n; (n = in.read(buffer)) > 0;)
+                        out.write(buffer, 0, n);
+                }
+            } catch (IOException | RuntimeException e) {
+                deleteQuietly(file, dir);
+                throw e;
             }
         } finally {
             in.close();
         }
-        System.load(file.toAbsolutePath().toString());
+        try {
+            System.load(file.toAbsolutePath().toString());
+        } finally {
+            if (posix)
+                deleteQuietly(file, dir);
+        }
         return true;
+    }
+
+    private static void deleteQuietly(Path file, Path dir) {
+        try {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        } catch (IOException | RuntimeException e) {
+            debug("could not delete " + file + ": " + e);
+        }
     }
 
     private static void debug(String message) {

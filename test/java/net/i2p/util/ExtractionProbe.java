@@ -16,23 +16,43 @@ import java.nio.file.attribute.PosixFilePermissions;
  *
  * With a file name as argument it first prints "ready" and waits until that
  * file exists, so that several JVMs can be made to load at the same moment.
+ * With "hold" as argument it prints "holding" at the end and waits to be
+ * killed.
+ *
+ * The loader deletes the extracted file right after loading it, so the
+ * file's permissions are read through /proc/self/map_files (the mapping's
+ * own link to the deleted file), where the system allows that.
  */
 public final class ExtractionProbe {
     public static void main(String[] args) throws Exception {
-        if (args.length > 0)
+        boolean hold = args.length > 0 && args[0].equals("hold");
+        if (args.length > 0 && !hold)
             waitFor(Paths.get(args[0]));
         System.out.println("native=" + NativeBigInteger.isNative());
         System.out.println("status=" + NativeBigInteger.loadStatus());
-        Path library = mappedLibrary();
+        String[] mapping = mappedLibrary();
+        Path library = mapping == null ? null : Paths.get(mapping[1]);
         System.out.println("mapped=" + library);
-        if (library != null && Files.exists(library)) {
+        if (library != null) {
             Path dir = library.getParent();
-            System.out.println("file-perms=" + PosixFilePermissions.toString(Files.getPosixFilePermissions(library)));
-            System.out.println("dir-perms=" + PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
-            System.out.println("file-owner=" + Files.getOwner(library).getName());
-            System.out.println("dir-entries=" + count(dir));
+            System.out.println("file-exists=" + Files.exists(library));
+            System.out.println("dir-exists=" + Files.exists(dir));
+            if (Files.exists(dir))
+                System.out.println("dir-entries=" + count(dir));
+            Path link = Paths.get("/proc/self/map_files/" + mapping[0]);
+            try {
+                System.out.println("file-perms=" + PosixFilePermissions.toString(Files.getPosixFilePermissions(link)));
+                System.out.println("file-owner=" + Files.getOwner(link).getName());
+            } catch (IOException | SecurityException e) {
+                System.out.println("file-perms=unavailable (" + e + ")");
+            }
         }
         System.out.println("results=" + LoadProbe.digest());
+        if (hold) {
+            System.out.println("holding");
+            System.out.flush();
+            Thread.sleep(120_000);
+        }
     }
 
     private static void waitFor(Path gate) throws InterruptedException {
@@ -46,8 +66,11 @@ public final class ExtractionProbe {
         }
     }
 
-    /** The file of the jbigi mapping in /proc/self/maps: what the dynamic linker actually loaded. */
-    private static Path mappedLibrary() throws IOException {
+    /**
+     * The address range and file of the jbigi mapping in /proc/self/maps:
+     * what the dynamic linker actually loaded.
+     */
+    private static String[] mappedLibrary() throws IOException {
         for (String line : Files.readAllLines(Paths.get("/proc/self/maps"), StandardCharsets.UTF_8)) {
             int slash = line.indexOf('/');
             if (slash < 0 || !line.contains("libjbigi"))
@@ -55,7 +78,7 @@ public final class ExtractionProbe {
             String path = line.substring(slash);
             if (path.endsWith(" (deleted)"))
                 path = path.substring(0, path.length() - " (deleted)".length());
-            return Paths.get(path);
+            return new String[] {line.substring(0, line.indexOf(' ')), path};
         }
         return null;
     }

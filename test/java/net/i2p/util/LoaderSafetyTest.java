@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -27,8 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Anyone who could predict that file, or write to it or its directory,
  * could have their code loaded into the router.  So: a new directory and a
  * new file each time, names nobody can guess, readable by the owner only,
- * gone when the JVM exits; and two JVMs extracting at the same moment must
- * not trip over each other.
+ * deleted as soon as the library is loaded (so that even kill -9 leaves
+ * nothing); two JVMs extracting at the same moment must not trip over each
+ * other; and no loading problem may stop NativeBigInteger from working in
+ * pure Java.
  */
 class LoaderSafetyTest {
     private static Path emptyLibraryDir;
@@ -49,10 +52,16 @@ class LoaderSafetyTest {
 
     /** java ... ExtractionProbe [gate], with the jar, no library on the path, and tmpdir as java.io.tmpdir. */
     private static List<String> probeCommand(Path tmpdir, String... args) {
-        List<String> command = new ArrayList<String>(Arrays.asList(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.library.path=" + emptyLibraryDir, "-Djava.io.tmpdir=" + tmpdir,
-                "-cp", jar() + File.pathSeparator + Subprocess.testClasses(), ExtractionProbe.class.getName()));
+        return probeCommand(Arrays.asList("-Djava.io.tmpdir=" + tmpdir), args);
+    }
+
+    private static List<String> probeCommand(List<String> jvmOptions, String... args) {
+        List<String> command = new ArrayList<String>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Djava.library.path=" + emptyLibraryDir);
+        command.addAll(jvmOptions);
+        command.addAll(Arrays.asList("-cp", jar() + File.pathSeparator + Subprocess.testClasses(),
+                ExtractionProbe.class.getName()));
         command.addAll(Arrays.asList(args));
         return command;
     }
@@ -93,9 +102,10 @@ class LoaderSafetyTest {
 
     /**
      * Under umask 000, so that the permissions must come from the loader
-     * itself: the file is rw------- in its own rwx------ directory, which
-     * holds nothing else, both with fresh random names; nothing is left after
-     * exit; and a second run uses different names.
+     * itself: the file is rw------- (read through the mapping, as the file
+     * is already deleted), in a directory of its own under java.io.tmpdir,
+     * both with fresh random names; both are gone while the JVM still runs;
+     * and a second run uses different names.
      */
     @Test
     void extractedLibraryIsPrivateFreshAndRemoved(@TempDir Path scratch) throws Exception {
@@ -112,10 +122,12 @@ class LoaderSafetyTest {
             Path library = Paths.get(field(out, "mapped"));
             Path dir = library.getParent();
             assertEquals(tmpdir, dir.getParent(), "the library is in a directory of its own under java.io.tmpdir:\n" + out);
-            assertEquals("rw-------", field(out, "file-perms"), out);
-            assertEquals("rwx------", field(out, "dir-perms"), out);
-            assertEquals(me, field(out, "file-owner"), out);
-            assertEquals("1", field(out, "dir-entries"), out);
+            assertEquals("false", field(out, "file-exists"), "deleted right after loading:\n" + out);
+            assertEquals("false", field(out, "dir-exists"), "deleted right after loading:\n" + out);
+            if (!field(out, "file-perms").startsWith("unavailable")) {
+                assertEquals("rw-------", field(out, "file-perms"), out);
+                assertEquals(me, field(out, "file-owner"), out);
+            }
             // Names with a random part: neither the resource's name nor a fixed one.
             assertTrue(library.getFileName().toString().matches("libjbigi-?[0-9]+\\.so"), library.toString());
             assertTrue(dir.getFileName().toString().matches("jbigi-?[0-9]+"), dir.toString());
@@ -156,5 +168,161 @@ class LoaderSafetyTest {
         assertNotEquals(field(results[0], "mapped"), field(results[1], "mapped"));
         System.out.println("two JVMs loaded " + field(results[0], "mapped") + " and " + field(results[1], "mapped"));
         assertTrue(isEmpty(tmpdir), "left in java.io.tmpdir: " + tmpdir);
+    }
+
+    /** Reads a probe's output up to and including the line "holding"; fails if it ends first. */
+    private static String untilHolding(Process p, BufferedReader out) throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (String line; (line = out.readLine()) != null; ) {
+            text.append(line).append('\n');
+            if (line.equals("holding"))
+                return text.toString();
+        }
+        p.waitFor(1, TimeUnit.MINUTES);
+        throw new AssertionError("probe ended before loading:\n" + text);
+    }
+
+    /** A JVM killed with SIGKILL while using the extracted library leaves nothing in the temporary directory. */
+    @Test
+    void killMinus9LeavesNothingBehind(@TempDir Path scratch) throws Exception {
+        Path tmpdir = Files.createDirectory(scratch.resolve("tmp"));
+        Process p = start(probeCommand(tmpdir, "hold"));
+        String out = untilHolding(p, reader(p));
+        assertEquals("true", field(out, "native"), out);
+        p.destroyForcibly(); // SIGKILL: no shutdown hooks, no deleteOnExit
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES));
+        assertEquals(137, p.exitValue(), "killed by SIGKILL");
+        assertTrue(isEmpty(tmpdir), "left in java.io.tmpdir after kill -9: " + list(tmpdir));
+    }
+
+    private static String list(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.walk(dir)) {
+            StringBuilder text = new StringBuilder();
+            entries.forEach(e -> text.append(e).append(' '));
+            return text.toString();
+        }
+    }
+
+    /** -Djbigi.tmpdir decides where the library is extracted, instead of java.io.tmpdir. */
+    @Test
+    void jbigiTmpdirIsWhereTheLibraryGoes(@TempDir Path scratch) throws Exception {
+        Path javaTmp = Files.createDirectory(scratch.resolve("java-tmp"));
+        Path jbigiTmp = Files.createDirectory(scratch.resolve("jbigi-tmp"));
+        Process p = start(probeCommand(Arrays.asList("-Djava.io.tmpdir=" + javaTmp, "-Djbigi.tmpdir=" + jbigiTmp)));
+        String out = finish(p, reader(p), "");
+        assertEquals("true", field(out, "native"), out);
+        assertEquals(jbigiTmp, Paths.get(field(out, "mapped")).getParent().getParent(), out);
+        assertTrue(isEmpty(javaTmp) && isEmpty(jbigiTmp), list(scratch));
+    }
+
+    /** A -Djbigi.tmpdir that does not exist: pure Java, and the status says why. */
+    @Test
+    void missingJbigiTmpdirMeansPureJavaWithAReason(@TempDir Path scratch) throws Exception {
+        Path missing = scratch.resolve("no-such-dir");
+        Process p = start(probeCommand(Arrays.asList("-Djbigi.tmpdir=" + missing)));
+        String out = finish(p, reader(p), "");
+        assertEquals("false", field(out, "native"), out);
+        assertTrue(field(out, "status").contains("-Djbigi.tmpdir=" + missing + " is not a directory"), out);
+        assertEquals(nativeDigest, field(out, "results"), out);
+    }
+
+    /**
+     * A temporary directory on a file system mounted noexec (common for /tmp
+     * on hardened systems): nothing is extracted, the JVM runs in pure Java,
+     * and the status says what to do.  Needs a tmpfs mount (root); skipped
+     * otherwise.
+     */
+    @Test
+    void noexecTmpdirMeansPureJavaAndSaysWhatToDo(@TempDir Path scratch) throws Exception {
+        Path mount = Files.createDirectory(scratch.resolve("noexec"));
+        Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "noexec,size=8m", "tmpfs", mount.toString())
+                .redirectErrorStream(true).start();
+        boolean mounted = m.waitFor(30, TimeUnit.SECONDS) && m.exitValue() == 0;
+        assumeTrue(mounted, "cannot mount a noexec tmpfs here (needs root): skipped");
+        try {
+            Process p = start(probeCommand(mount));
+            String out = finish(p, reader(p), "");
+            assertEquals("false", field(out, "native"), out);
+            String status = field(out, "status");
+            assertTrue(status.startsWith(JbigiLoader.NOT_LOADED), out);
+            assertTrue(status.contains("mounted noexec") && status.contains("-Djbigi.tmpdir"), out);
+            assertEquals(nativeDigest, field(out, "results"), out);
+            assertTrue(isEmpty(mount), list(mount));
+        } finally {
+            new ProcessBuilder("umount", mount.toString()).redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A security manager that lets the JVM read the jar and write the
+     * temporary file but not load it: System.load throws SecurityException.
+     * That must mean pure Java, not an ExceptionInInitializerError.
+     */
+    @Test
+    void securityExceptionWhileLoadingMeansPureJava(@TempDir Path scratch) throws Exception {
+        Path policy = scratch.resolve("no-load.policy");
+        Files.write(policy, Arrays.asList(
+                "grant {",
+                "  permission java.io.FilePermission \"<<ALL FILES>>\", \"read,write,delete\";",
+                "  permission java.util.PropertyPermission \"*\", \"read\";",
+                "  permission java.lang.RuntimePermission \"loadLibrary.jbigi\";",
+                "};"), StandardCharsets.UTF_8);
+        Path tmpdir = Files.createDirectory(scratch.resolve("tmp"));
+        Process p = start(probeCommand(Arrays.asList("-Djava.io.tmpdir=" + tmpdir,
+                "-Djava.security.manager", "-Djava.security.policy==" + policy)));
+        BufferedReader out = reader(p);
+        StringBuilder text = new StringBuilder();
+        for (String line; (line = out.readLine()) != null; )
+            text.append(line).append('\n');
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES));
+        String output = text.toString();
+        assumeTrue(!output.contains("Security Manager is not supported"),
+                "this JVM has no security manager: skipped\n" + output);
+        assertFalse(output.contains("ExceptionInInitializerError"), output);
+        assertEquals("false", field(output, "native"), output);
+        assertTrue(field(output, "status").matches(".*(Security|AccessControl)Exception.*"), output);
+        assertTrue(isEmpty(tmpdir), "left in java.io.tmpdir: " + list(tmpdir));
+    }
+
+    /**
+     * An old jbigi (version 3 here, made for the test) on java.library.path
+     * and a better one in the jar: the old one is what the JVM loaded, so this
+     * JVM stays in pure Java, and the status names the bundled library and
+     * how to use it instead; -Djbigi.libraryPath=false does.
+     */
+    @Test
+    void olderJbigiOnTheLibraryPathIsReportedWithTheWayOut(@TempDir Path scratch) throws Exception {
+        Path dir = Files.createDirectory(scratch.resolve("i2p"));
+        Path source = scratch.resolve("old.c");
+        Files.write(source, Arrays.asList(
+                "#include <jni.h>",
+                "#define V(n, r) JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_##n(JNIEnv *e, jclass c) \\",
+                "    { (void)e; (void)c; return r; }",
+                "V(nativeJbigiVersion, 3) V(nativeGMPMajorVersion, 4) V(nativeGMPMinorVersion, 1) V(nativeGMPPatchVersion, 2)"),
+                StandardCharsets.UTF_8);
+        Path include = Paths.get(System.getProperty("java.home"), "include");
+        assumeTrue(Files.isDirectory(include), "no JDK headers under java.home: skipped");
+        Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", dir.resolve("libjbigi.so").toString(),
+                "-I" + include, "-I" + include.resolve("linux"), source.toString()).redirectErrorStream(true).start();
+        assumeTrue(cc.waitFor(1, TimeUnit.MINUTES) && cc.exitValue() == 0, "cannot compile the old library: skipped");
+
+        for (boolean usePath : new boolean[] {true, false}) {
+            List<String> command = new ArrayList<String>(Arrays.asList(
+                    Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Djava.library.path=" + dir, "-Djbigi.libraryPath=" + usePath,
+                    "-cp", jar() + File.pathSeparator + Subprocess.testClasses(), LoadProbe.class.getName()));
+            Process p = start(command);
+            String out = finish(p, reader(p), "");
+            if (usePath) {
+                assertEquals("false", field(out, "native"), out);
+                String status = field(out, "status");
+                assertTrue(status.contains("version 3"), out);
+                assertTrue(status.contains("the jar's libjbigi-linux-") && status.contains("-Djbigi.libraryPath=false"), out);
+            } else {
+                assertEquals("true", field(out, "native"), out);
+                assertTrue(field(out, "resource").startsWith("libjbigi-linux-"), out);
+            }
+            assertEquals(nativeDigest, field(out, "results"), out);
+        }
     }
 }

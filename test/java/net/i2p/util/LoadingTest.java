@@ -7,11 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -111,19 +122,119 @@ class LoadingTest {
             assertTrue(name.matches("libjbigi-linux-[a-z0-9]+_64\\.so"), name);
     }
 
-    @Test
-    void cpuTypesFollowTheInstructionSets() {
-        List<String> zen = CpuInfo.x86Types("AuthenticAMD", flags("bmi2 adx avx2 avx fma sse4a sse4_2"));
-        assertEquals(Arrays.asList("zen3", "zen2", "zen", "excavator", "steamroller", "piledriver", "bulldozer",
-                "k10", "athlon64"), zen);
-        List<String> skylake = CpuInfo.x86Types("GenuineIntel", flags("bmi2 adx avx2 avx sse4_2 ssse3"));
-        assertEquals(Arrays.asList("skylake", "coreibwl", "coreihwl", "coreisbr", "corei", "core2"), skylake);
-        assertEquals(Collections.singletonList("core2"), CpuInfo.x86Types("GenuineIntel", flags("ssse3")));
-        assertTrue(CpuInfo.x86Types("SomeoneElse", flags("bmi2 adx")).isEmpty());
+    /** src/variants.tsv, the table the build made the jar's libraries from. */
+    static List<CpuInfo.Variant> sourceTable() throws IOException {
+        try (Reader in = Files.newBufferedReader(Paths.get("src/variants.tsv"), StandardCharsets.UTF_8)) {
+            return CpuInfo.parse(in);
+        }
     }
 
-    private static java.util.Set<String> flags(String list) {
-        return new java.util.HashSet<String>(Arrays.asList(list.split(" ")));
+    private static CpuInfo.Variant row(List<CpuInfo.Variant> table, String cpu) {
+        for (CpuInfo.Variant v : table) {
+            if (v.cpu.equals(cpu))
+                return v;
+        }
+        throw new AssertionError("no row " + cpu);
+    }
+
+    @Test
+    void theLoaderReadsTheTableTheBuildUsed() throws IOException {
+        List<CpuInfo.Variant> table = sourceTable();
+        assertEquals(table.toString(), CpuInfo.table().toString());
+        Set<String> names = new HashSet<String>();
+        for (CpuInfo.Variant v : table) {
+            assertTrue(names.add(v.cpu), "twice in the table: " + v.cpu);
+            assertTrue(v.cpu.matches("[a-z0-9]+"), v.cpu);
+            assertTrue(Arrays.asList("x86_64", "aarch64").contains(v.arch), v.cpu + ": " + v.arch);
+            assertTrue(Arrays.asList("intel", "amd", "any").contains(v.vendor), v.cpu + ": " + v.vendor);
+        }
+        assertTrue(names.containsAll(Arrays.asList("none", "aarch64")), names.toString());
+    }
+
+    /**
+     * For each row, a CPU with exactly its features (of its vendor, or of
+     * every vendor for "any" rows): the row is among the candidates, and it
+     * is the first of them if the row is meant for that vendor; every
+     * candidate needs only features that CPU has and is of its architecture;
+     * rows for the CPU's vendor come first, then the other vendor's, then
+     * those for any CPU, each in the table's order; x86-64 ends with the
+     * baseline "none".
+     */
+    @Test
+    void candidatesFollowTheTable() throws IOException {
+        List<CpuInfo.Variant> table = sourceTable();
+        for (CpuInfo.Variant v : table) {
+            Set<String> flags = new HashSet<String>(v.features);
+            List<String> vendors = v.vendor.equals("any") ? Arrays.asList("intel", "amd", "other")
+                    : Collections.singletonList(v.vendor);
+            for (String vendor : vendors) {
+                List<String> got = CpuInfo.candidates(table, v.arch, vendor, flags);
+                assertTrue(got.contains(v.cpu), v.cpu + " for " + vendor + ": " + got);
+                int lastGroup = 0;
+                int lastIndex = -1;
+                for (String cpu : got) {
+                    CpuInfo.Variant c = row(table, cpu);
+                    assertTrue(flags.containsAll(c.features), cpu + " needs more than " + v.cpu + " has");
+                    assertEquals(v.arch, c.arch);
+                    int group = c.vendor.equals(vendor) ? 0 : c.vendor.equals("any") ? 2 : 1;
+                    int index = table.indexOf(c);
+                    assertTrue(group > lastGroup || (group == lastGroup && index > lastIndex), "out of order: " + got);
+                    lastGroup = group;
+                    lastIndex = index;
+                }
+                if (!v.vendor.equals("any"))
+                    assertTrue(table.indexOf(row(table, got.get(0))) <= table.indexOf(v), got + " for " + v.cpu);
+                if (v.arch.equals("x86_64"))
+                    assertEquals("none", got.get(got.size() - 1), got.toString());
+            }
+        }
+        List<String> baseline = CpuInfo.candidates(table, "x86_64", "intel", Collections.<String>emptySet());
+        assertEquals("none", baseline.get(baseline.size() - 1), baseline.toString());
+        for (String cpu : baseline)
+            assertTrue(row(table, cpu).features.isEmpty(), cpu + " needs more than the x86-64 baseline");
+        assertEquals(Collections.singletonList("aarch64"),
+                CpuInfo.candidates(table, "aarch64", "other", Collections.<String>emptySet()));
+    }
+
+    /**
+     * The jar: its libraries are rows of the table, it carries the table
+     * itself and GMP's licence texts, and its manifest names a version and
+     * a module.
+     */
+    @Test
+    void theJarCarriesTheTableLicencesAndAManifest() throws IOException {
+        Set<String> rows = new HashSet<String>();
+        for (CpuInfo.Variant v : sourceTable())
+            rows.add(v.cpu);
+        try (JarFile jar = new JarFile(jar())) {
+            int libraries = 0;
+            for (JarEntry e : Collections.list(jar.entries())) {
+                Matcher m = Pattern.compile("libjbigi-linux-([a-z0-9]+)_64\\.so").matcher(e.getName());
+                if (m.matches()) {
+                    assertTrue(rows.contains(m.group(1)), e.getName() + " is no row of src/variants.tsv");
+                    libraries++;
+                }
+            }
+            assertTrue(libraries >= 1, "no library in the jar");
+            JarEntry table = jar.getJarEntry("net/i2p/util/variants.tsv");
+            assertTrue(table != null, "no variant table in the jar");
+            try (InputStream in = jar.getInputStream(table)) {
+                assertTrue(Arrays.equals(Files.readAllBytes(Paths.get("src/variants.tsv")), readAll(in)));
+            }
+            for (String licence : new String[] {"COPYING", "COPYING.LESSERv3", "COPYINGv2"})
+                assertTrue(jar.getJarEntry("META-INF/" + licence) != null, "no META-INF/" + licence);
+            Attributes main = jar.getManifest().getMainAttributes();
+            assertTrue(main.getValue("Implementation-Version") != null, "no Implementation-Version");
+            assertEquals("net.i2p.jbigi", main.getValue("Automatic-Module-Name"));
+        }
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        for (int n; (n = in.read(buffer)) > 0; )
+            out.write(buffer, 0, n);
+        return out.toByteArray();
     }
 
     @Test

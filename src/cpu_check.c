@@ -1,0 +1,134 @@
+/*
+ * cpu_check.c - the CPU check behind JNI_OnLoad (see cpu_check.h).
+ *
+ * JBIGI_VARIANT and JBIGI_FEATURES come from the build (the Makefile reads
+ * them from src/variants.tsv).  This file must not be compiled with -march
+ * or linked with anything that is: it runs before the CPU is known to be
+ * able to run the rest of the library.
+ */
+#include "cpu_check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef JBIGI_VARIANT
+#define JBIGI_VARIANT "none"
+#endif
+#ifndef JBIGI_FEATURES
+#define JBIGI_FEATURES ""
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+enum reg { EBX, ECX, EDX };
+
+struct feature {
+    const char *name;     /* as in /proc/cpuinfo */
+    unsigned leaf;        /* CPUID leaf (subleaf 0) */
+    enum reg reg;
+    unsigned bit;
+    int needs_ymm;        /* also needs the OS to save YMM state (XGETBV) */
+};
+
+static const struct feature features[] = {
+    {"sse2", 1, EDX, 26, 0},     {"pni", 1, ECX, 0, 0},       {"ssse3", 1, ECX, 9, 0},
+    {"fma", 1, ECX, 12, 1},      {"cx16", 1, ECX, 13, 0},     {"sse4_1", 1, ECX, 19, 0},
+    {"sse4_2", 1, ECX, 20, 0},   {"movbe", 1, ECX, 22, 0},    {"popcnt", 1, ECX, 23, 0},
+    {"xsave", 1, ECX, 26, 0},    {"avx", 1, ECX, 28, 1},      {"f16c", 1, ECX, 29, 1},
+    {"bmi1", 7, EBX, 3, 0},      {"avx2", 7, EBX, 5, 1},      {"bmi2", 7, EBX, 8, 0},
+    {"adx", 7, EBX, 19, 0},      {"lahf_lm", 0x80000001u, ECX, 0, 0},
+    {"abm", 0x80000001u, ECX, 5, 0}, {"sse4a", 0x80000001u, ECX, 6, 0},
+};
+
+static int cpuid_reg(unsigned leaf, enum reg reg, unsigned *value)
+{
+    unsigned a, b, c, d;
+    if ((unsigned)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf) /* int in clang's cpuid.h */
+        return 0;
+    __cpuid_count(leaf, 0, a, b, c, d);
+    (void)a;
+    *value = reg == EBX ? b : reg == ECX ? c : d;
+    return 1;
+}
+
+/* The OS saves and restores XMM and YMM state (OSXSAVE, then XCR0 bits 1-2). */
+static int os_saves_ymm(void)
+{
+    unsigned ecx, lo, hi;
+    if (!cpuid_reg(1, ECX, &ecx) || !(ecx & (1u << 27)))
+        return 0;
+    __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0)); /* xgetbv */
+    (void)hi;
+    return (lo & 6u) == 6u;
+}
+
+int jbigi_cpu_has(const char *name)
+{
+    for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) {
+        const struct feature *f = &features[i];
+        unsigned value;
+        if (strcmp(name, f->name) != 0)
+            continue;
+        if (!cpuid_reg(f->leaf, f->reg, &value) || !(value & (1u << f->bit)))
+            return 0;
+        return f->needs_ymm ? os_saves_ymm() : 1;
+    }
+    return -1;
+}
+
+#else /* aarch64 and others: the baseline of the architecture is all we use */
+
+int jbigi_cpu_has(const char *name)
+{
+    (void)name;
+    return -1;
+}
+
+#endif
+
+int jbigi_cpu_check_list(const char *features_list, char *message, size_t size)
+{
+    char name[32];
+    size_t used = 0;
+    int missing = 0;
+    const char *p = features_list;
+    if (size > 0)
+        message[0] = '\0';
+    while (*p != '\0') {
+        size_t n = strcspn(p, " \t");
+        if (n > 0 && !(n == 1 && *p == '-')) {
+            int has = -1;
+            if (n < sizeof name) {
+                memcpy(name, p, n);
+                name[n] = '\0';
+                has = jbigi_cpu_has(name);
+            }
+            if (has != 1) {
+                int w = snprintf(message + used, size - used, "%s%.*s%s", missing ? " " : "lacks ", (int)n, p, has < 0 ? " (unknown)" : "");
+                if (w > 0 && (size_t)w < size - used)
+                    used += (size_t)w;
+                missing = 1;
+            }
+        }
+        p += n;
+        p += strspn(p, " \t");
+    }
+    return missing ? -1 : 0;
+}
+
+int jbigi_cpu_check(char *message, size_t size)
+{
+    char missing[256];
+    if (jbigi_cpu_check_list(JBIGI_FEATURES, missing, sizeof missing) == 0)
+        return 0;
+    snprintf(message, size,
+             "jbigi: this CPU cannot run libjbigi-linux-%s_64.so (built for %s; CPUID: %s): not loading it",
+             JBIGI_VARIANT, JBIGI_FEATURES, missing);
+    return -1;
+}
+
+const char *jbigi_cpu_variant(void)
+{
+    return JBIGI_VARIANT;
+}

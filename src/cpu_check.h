@@ -1,0 +1,39 @@
+/*
+ * cpu_check.h - does this CPU have what a jbigi variant was built for?
+ *
+ * Each library is built for one row of src/variants.tsv; GMP's assembly and
+ * the compiler's code for that row use instructions older CPUs lack.  Run
+ * on such a CPU they would kill the JVM with SIGILL, so JNI_OnLoad asks this
+ * file first.  It asks CPUID itself (and XGETBV for AVX: the OS must save
+ * the YMM registers), never /proc/cpuinfo, which a VM or an emulator can
+ * contradict.  Compiled for the baseline of the architecture, without
+ * GMP, so that it runs on any CPU.
+ */
+#ifndef JBIGI_CPU_CHECK_H
+#define JBIGI_CPU_CHECK_H
+
+#include <stddef.h>
+
+/* 1 if the CPU has the feature (named as /proc/cpuinfo names it: "adx",
+ * "bmi2", "pni", ...), 0 if not, -1 if the name is unknown here. */
+int jbigi_cpu_has(const char *name);
+
+/*
+ * Checks a space-separated feature list ("-" or "" for none).  Returns 0
+ * when the CPU has them all; otherwise writes "lacks adx bmi2" (the missing
+ * and unknown names) to message and returns -1.
+ */
+int jbigi_cpu_check_list(const char *features, char *message, size_t size);
+
+/*
+ * Checks the features this library was built for (JBIGI_FEATURES, from its
+ * row of src/variants.tsv).  Returns 0 when they are all there; otherwise
+ * writes a one-line explanation naming the variant and what is missing to
+ * message and returns -1.
+ */
+int jbigi_cpu_check(char *message, size_t size);
+
+/* The variant this library was built as ("skylake", "none", ...). */
+const char *jbigi_cpu_variant(void);
+
+#endif

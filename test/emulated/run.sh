@@ -1,0 +1,222 @@
+#!/bin/sh
+# The CPU check for real, and the other architecture.  Called by
+# test/run-tests.sh (make test) after the JUnit tests; ends with one line
+# "N passed, N failed".
+#
+#  1. test_cpu_check: the check behind JNI_OnLoad agrees with this CPU.
+#  2. Under qemu-x86_64 -cpu MODEL (Core 2 to Skylake, K10 to Zen), a JVM
+#     with build/jbigi.jar on its class path, twice:
+#     a. as it is: /proc/cpuinfo is the host's under qemu-user, so the
+#        loader ranks by the host's flags and the libraries' own CPUID
+#        checks must refuse what the emulated CPU lacks: the JVM must not
+#        crash and must load the first of the host's candidates the
+#        emulated CPU can run (or run in pure Java);
+#     b. told the emulated CPU's vendor and flags (-Djbigi.cpuinfo=FILE):
+#        it must load the variant meant for that CPU.
+#     Both times it must compute what the host computes.  And
+#     lib/libjbigi.so, built for this machine, on an emulated CPU without
+#     its features: refused with a clear status, no crash.
+#  3. The aarch64 build's C tests under qemu-aarch64, when the dist build
+#     made build/gmp-6.2.1-aarch64.
+#
+# What is missing (qemu-user, the cross compiler, the aarch64 GMP) is
+# skipped with a message saying how to get it.  Environment as for
+# run-tests.sh: JAVA, CC, CFLAGS, GMP_LIBS.
+set -u
+cd "$(dirname "$0")/../.."
+out=build/test/emulated
+mkdir -p "$out"
+passed=0
+failed=0
+JAVA=$(command -v "${JAVA:-java}")
+CC=${CC:-cc}
+MODELS=${JBIGI_QEMU_MODELS:-core2duo Nehalem SandyBridge Haswell Skylake-Client Icelake-Server Opteron_G3 Opteron_G5 EPYC EPYC-Milan}
+VECTORS=test/vectors/modpow-public.txt
+[ -f "$VECTORS" ] || VECTORS=../shared/vectors/modpow-public.txt
+VECTORS=${JBIGI_VECTORS:-$VECTORS}
+# Emulation is slow: the first 1500 vectors (all three operations), and the
+# 900 random cases of LoadProbe's digest.
+VECTOR_LIMIT=${JBIGI_QEMU_VECTORS:-1500}
+
+ok() { echo "ok - $*"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
+skip() { echo "skip - $*"; }
+
+# Adds the counts of a C test's "N passed, N failed" line.
+add_counts() {
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    if [ -z "$line" ]; then
+        not_ok "$2 printed no result line"
+        return
+    fi
+    p=${line%% passed*}
+    f=${line#*passed, }
+    f=${f%% failed*}
+    passed=$((passed + p))
+    failed=$((failed + f))
+    echo "$2: $line"
+}
+
+field() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+
+# Every feature name in the table, once.
+table_features() {
+    awk '!/^#/ && NF >= 7 { for (i = 7; i <= NF; i++) if ($i != "-") print $i }' src/variants.tsv | sort -u | tr '\n' ' '
+}
+
+# x86_64 candidates, best first, as the Java loader ranks them from a
+# cpuinfo file (default: this machine's): rows for its vendor, the other
+# vendor's, any CPU's, among those whose features it lists.
+candidates() {
+    info=${1:-/proc/cpuinfo}
+    vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' "$info")
+    case $vendor in
+        GenuineIntel) vendor=intel ;;
+        AuthenticAMD | HygonGenuine) vendor=amd ;;
+        *) vendor=other ;;
+    esac
+    awk -v vendor="$vendor" -v flags=" $(awk -F': *' '/^flags/ { print $2; exit }' "$info") " '
+        !/^#/ && NF >= 7 && $2 == "x86_64" {
+            for (i = 7; i <= NF; i++) if ($i != "-" && index(flags, " " $i " ") == 0) next
+            group = $6 == vendor ? 0 : $6 == "any" ? 2 : 1
+            print group, NR, $1
+        }' src/variants.tsv | sort -k1,1n -k2,2n | awk '{ print $3 }'
+}
+
+# The variant a JVM on an emulated CPU with these CPUID features should load
+# from the jar, the loader ranking from cpuinfo file $2: the first candidate
+# the jar has and the CPU can run.
+expected_variant() {
+    emulated=" $1 "
+    for cpu in $(candidates "${2:-}"); do
+        grep -qx "libjbigi-linux-${cpu}_64.so" "$out/jar.list" || continue
+        fits=1
+        for f in $(awk -v cpu="$cpu" '$1 == cpu { for (i = 7; i <= NF; i++) print $i }' src/variants.tsv); do
+            [ "$f" = - ] || case $emulated in *" $f "*) ;; *) fits=0 ;; esac
+        done
+        if [ $fits = 1 ]; then
+            echo "$cpu"
+            return
+        fi
+    done
+    echo "pure-java"
+}
+
+# Runs VectorProbe under qemu-x86_64 -cpu MODEL and checks it: check MODEL
+# FEATURES EXPECTED LABEL [JVM options].
+check_model() {
+    model=$1 has=$2 want=$3 label=$4
+    shift 4
+    log=$out/$model-$label.log
+    qemu-x86_64 -cpu "$model" "$JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.library.path="$empty" "$@" \
+        -cp "$cp" net.i2p.util.VectorProbe "$VECTORS" "$VECTOR_LIMIT" >"$log" 2>&1
+    rc=$?
+    got=$(field resource "$log")
+    [ "$(field native "$log")" = true ] || got=pure-java
+    what="-cpu $model, $label: expected $want, got $got"
+    if [ $rc -ne 0 ]; then
+        not_ok "$what; the JVM exited $rc:"
+        tail -n 20 "$log"
+    elif [ "$got" != "$want" ] && [ "libjbigi-linux-${want}_64.so" != "$got" ]; then
+        not_ok "$what"
+        cat "$log"
+    elif [ "$label" = host-cpuinfo ] && [ "$want" != "$(expected_variant "$(table_features)")" ] &&
+        ! field status "$log" | grep -q "refused by its CPU check"; then
+        not_ok "$what, but the status does not say which library refused the CPU: $(field status "$log")"
+    elif [ "$(field results "$log")" != "$host_digest" ]; then
+        not_ok "$what, but results differ from the host's"
+    elif [ "$(field vectors "$log")" != "$(field vectors "$out/host.log")" ]; then
+        not_ok "$what, but known-answer vectors: $(field vectors "$log")"
+    else
+        ok "$what; vectors $(field vectors "$log") (checked, failed)"
+    fi
+}
+
+# ---- 1. the check on this CPU ----
+if $CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c src/cpu_check.c \
+    >"$out/test_cpu_check.build.log" 2>&1; then
+    "$out/test_cpu_check" >"$out/test_cpu_check.log" 2>&1
+    cat "$out/test_cpu_check.log"
+    add_counts "$out/test_cpu_check.log" test_cpu_check
+else
+    cat "$out/test_cpu_check.build.log"
+    not_ok "test_cpu_check did not compile"
+fi
+
+# ---- 2. emulated x86-64 CPUs ----
+classes=build/test/classes
+if [ "$(uname -m)" != x86_64 ]; then
+    skip "emulated x86-64 CPUs: this machine is $(uname -m)"
+elif ! command -v qemu-x86_64 >/dev/null; then
+    skip "emulated x86-64 CPUs: qemu-x86_64 not installed (apt-get install qemu-user)"
+elif [ ! -f build/jbigi.jar ] || [ ! -f "$classes/net/i2p/util/VectorProbe.class" ]; then
+    not_ok "emulated x86-64 CPUs: build/jbigi.jar or the compiled test classes are missing"
+else
+    $CC -std=c11 -O2 -Isrc -o "$out/cpu_features" test/emulated/cpu_features.c src/cpu_check.c
+    empty=$(mktemp -d)
+    "$(dirname "$JAVA")/jar" tf build/jbigi.jar >"$out/jar.list"
+    cp="build/jbigi.jar:$classes"
+    "$JAVA" -Djava.library.path="$empty" -cp "$cp" net.i2p.util.VectorProbe "$VECTORS" "$VECTOR_LIMIT" >"$out/host.log" 2>&1
+    host_digest=$(field results "$out/host.log")
+    echo "jar carries: $(sed -n 's/^libjbigi-linux-\([a-z0-9]*\)_64\.so$/\1/p' "$out/jar.list" | tr '\n' ' ')"
+    echo "this machine's candidates: $(candidates | tr '\n' ' ')"
+    features=$(table_features)
+    for model in $MODELS; do
+        has=$(qemu-x86_64 -cpu "$model" "$out/cpu_features" $features 2>/dev/null)
+        vendor=$(qemu-x86_64 -cpu "$model" "$out/cpu_features" --vendor 2>/dev/null)
+        echo "-cpu $model: $vendor, CPUID: ${has:-baseline}"
+        check_model "$model" "$has" "$(expected_variant "$has")" "host-cpuinfo"
+        info=$out/$model.cpuinfo
+        printf 'vendor_id\t: %s\nmodel name\t: qemu %s\nflags\t\t: fpu sse sse2 %s\n\n' "$vendor" "$model" "$has" >"$info"
+        check_model "$model" "$has" "$(expected_variant "$has" "$info")" "own-cpuinfo" -Djbigi.cpuinfo="$info"
+    done
+
+    # lib/libjbigi.so, built for this machine, on the oldest emulated CPU.
+    variant=$(cat build/gmp-static/jbigi-variant 2>/dev/null || echo none)
+    if [ -f lib/libjbigi.so ] && [ "$variant" != none ] && [ "$variant" != fat ]; then
+        log=$out/host-library-on-core2duo.log
+        qemu-x86_64 -cpu core2duo "$JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.library.path=lib \
+            -cp "build/classes:$classes" net.i2p.util.LoadProbe >"$log" 2>&1
+        rc=$?
+        status=$(field status "$log")
+        case "$rc $(field native "$log") $status" in
+            "0 false "*"libjbigi.so on java.library.path: refused by its CPU check"*)
+                ok "lib/libjbigi.so ($variant) on -cpu core2duo: refused, pure Java: $status" ;;
+            *)
+                not_ok "lib/libjbigi.so ($variant) on -cpu core2duo: exit $rc"
+                cat "$log" ;;
+        esac
+        grep '^jbigi: this CPU cannot run' "$log" | head -n 1
+    else
+        skip "host library refusal: lib/libjbigi.so is not a CPU-tuned build ($variant)"
+    fi
+    rm -rf "$empty"
+fi
+
+# ---- 3. aarch64 under qemu-aarch64 ----
+gmp=build/gmp-6.2.1-aarch64/install
+if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
+    skip "aarch64: needs gcc-aarch64-linux-gnu and qemu-user"
+elif [ ! -f "$gmp/lib/libgmp.a" ]; then
+    skip "aarch64: no aarch64 GMP yet (./build.sh dist, or ./build.sh --gmp-only aarch64)"
+else
+    for t in test_convert test_arith test_fixedbase test_oom test_wipe test_cpu_check; do
+        case $t in
+            test_oom) wrap="-Wl,--wrap=malloc" ;;
+            test_wipe) wrap="-Wl,--wrap=malloc,--wrap=realloc,--wrap=free" ;;
+            *) wrap="" ;;
+        esac
+        if aarch64-linux-gnu-gcc -std=c11 -O2 -Wall -Wextra -Werror -static -Isrc -Itest/c -I"$gmp/include" \
+            -o "$out/$t-aarch64" "test/c/$t.c" src/convert.c src/arith.c src/version.c src/fixedbase.c src/wipe.c \
+            src/cpu_check.c "$gmp/lib/libgmp.a" $wrap >"$out/$t-aarch64.build.log" 2>&1; then
+            qemu-aarch64 "$out/$t-aarch64" >"$out/$t-aarch64.log" 2>&1
+            add_counts "$out/$t-aarch64.log" "$t (aarch64, qemu-aarch64)"
+        else
+            cat "$out/$t-aarch64.build.log"
+            not_ok "$t did not compile for aarch64"
+        fi
+    done
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
