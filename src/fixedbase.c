@@ -281,7 +281,9 @@ static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_t
     *total_limbs = total;
     *work = NULL;
     if (k->ifma) {
-        if (jbigi_ifma_ctx_init(&c->ifma_ctx, k->modulus, k->n, constant_time) != 0) {
+        /* The modulus of a table is public (R^2 mod m is not even used here):
+         * the quick division, also for the constant-time path. */
+        if (jbigi_ifma_ctx_init(&c->ifma_ctx, k->modulus, k->n, 0) != 0) {
             jbigi_scratch_free(scratch, total);
             return NULL;
         }
