@@ -161,7 +161,9 @@ adopt_source() {
     add_doc_stub "$tree"
     printf '%s\n' "$proof" >"$tree/.jbigi-verified"
     rm -rf -- "$GMP_SRC"
-    mv -- "$tree" "$GMP_SRC"
+    # A fresh clone has no build/ yet; and this may run where errexit is off.
+    mkdir -p -- "$(dirname -- "$GMP_SRC")" || die "cannot create $(dirname -- "$GMP_SRC")"
+    mv -- "$tree" "$GMP_SRC" || die "cannot move the GMP source to $GMP_SRC"
     say "GMP $GMP_VERSION source in build/gmp-src-$GMP_VERSION ($proof)"
 }
 
