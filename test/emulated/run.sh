@@ -24,6 +24,7 @@
 # run-tests.sh: JAVA, CC, CFLAGS, GMP_LIBS.
 set -u
 cd "$(dirname "$0")/../.."
+. test/lib.sh
 out=build/test/emulated
 mkdir -p "$out"
 passed=0
@@ -200,15 +201,13 @@ if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/
 elif [ ! -f "$gmp/lib/libgmp.a" ]; then
     skip "aarch64: no aarch64 GMP yet (./build.sh dist, or ./build.sh --gmp-only aarch64)"
 else
-    for t in test_convert test_arith test_fixedbase test_oom test_wipe test_cpu_check; do
-        case $t in
-            test_oom) wrap="-Wl,--wrap=malloc" ;;
-            test_wipe) wrap="-Wl,--wrap=malloc,--wrap=realloc,--wrap=free" ;;
-            *) wrap="" ;;
-        esac
-        if aarch64-linux-gnu-gcc -std=c11 -O2 -Wall -Wextra -Werror -static -Isrc -Itest/c -I"$gmp/include" \
-            -o "$out/$t-aarch64" "test/c/$t.c" src/convert.c src/arith.c src/version.c src/fixedbase.c src/wipe.c \
-            src/cpu_check.c "$gmp/lib/libgmp.a" $wrap >"$out/$t-aarch64.build.log" 2>&1; then
+    # Every C test, linked with the library's sources below JNI, as in make test.
+    sources=$(c_sources_below_jni)
+    for t in $(c_tests); do
+        # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
+        if aarch64-linux-gnu-gcc -std=c11 -O2 -Wall -Wextra -Werror -static -DJBIGI_PRIVATE_GMP -Isrc -Itest/c \
+            -I"$gmp/include" -o "$out/$t-aarch64" "test/c/$t.c" $sources "$gmp/lib/libgmp.a" $(c_test_link_flags "$t") \
+            >"$out/$t-aarch64.build.log" 2>&1; then
             qemu-aarch64 "$out/$t-aarch64" >"$out/$t-aarch64.log" 2>&1
             add_counts "$out/$t-aarch64.log" "$t (aarch64, qemu-aarch64)"
         else
