@@ -1,6 +1,7 @@
 /*
  * fixedbase.c - fixed-base exponentiation: a Lim-Lee comb over Montgomery
- * arithmetic built from GMP's public mpn functions.
+ * arithmetic, built from GMP's public mpn functions or, where the AVX-512
+ * IFMA engine runs, from its multiplication on 52-bit digits.
  *
  * The comb.  Pick rows h and blocks v; let b = ceil(ceil(E / h) / v) and
  * a = v * b, so h * a >= E bits of exponent are covered.  Bit k*a + s*b + t
@@ -23,6 +24,14 @@
  *     [6 .. 6+n)  the modulus
  *     then v * 2^h entries of n limbs, G[s][j] at 6 + n + (s * 2^h + j) * n,
  *     all in Montgomery form (x * 2^(64 n) mod m); G[s][0] is one.
+ *
+ * The IFMA format (magic "JBFI", made where the engine takes the modulus'
+ * size) has the same header and modulus; its entries are the engine's
+ * numbers, W = ifma_words(n) 52-bit digits each (R = 2^(52 N), see ifma.h).
+ * Which format a table gets follows from the size its caller allocated
+ * (jbigi_fb_table_limbs); both are read by the same comb loops, through
+ * mont_mul and mont_sqr.  The engine wants 64-byte aligned operands: entries
+ * in a Java buffer are copied to an aligned slot first (a few ns each).
  *
  * Edge cases, handled by the caller or early here:
  *   m even or m <= 1      no Montgomery form; refused at build (use mpz_powm).
