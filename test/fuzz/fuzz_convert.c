@@ -20,23 +20,8 @@
 #include "reference.h"
 #include "wipe.h"
 
-#define REQUIRE(cond, what)                                                  \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "fuzz_convert: %s (input of %zu bytes)\n", what, \
-                    size);                                                   \
-            abort();                                                         \
-        }                                                                    \
-    } while (0)
-
-/* The library runs with the wiping allocator (JNI_OnLoad installs it). */
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    jbigi_install_wiping_allocator();
-    return 0;
-}
+#define FUZZ_TARGET_NAME "fuzz_convert"
+#include "fuzz.h"
 
 /*
  * Where the canonical encoding starts: a leading 0x00 is redundant while the
@@ -63,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     jbigi_import(got, data, size);
     reference_import(want, data, size);
-    REQUIRE(mpz_cmp(got, want) == 0, "jbigi_import differs from the byte-at-a-time reference");
+    REQUIRE(mpz_cmp(got, want) == 0, "jbigi_import differs from the byte-at-a-time reference (input of %zu bytes)", size);
 
     /* The JNI layer's path: the bytes copied into exactly enough limbs
      * (heap, so AddressSanitizer sees any access past them), converted in
@@ -71,31 +56,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const size_t n = jbigi_limbs_for_bytes(size);
     mp_limb_t *limbs = malloc(n * sizeof *limbs);
     unsigned char *slot = jbigi_bytes_slot(limbs, size);
-    REQUIRE(slot + size == (unsigned char *)(limbs + n), "the bytes' slot does not end the buffer");
+    REQUIRE(slot + size == (unsigned char *)(limbs + n), "the bytes' slot does not end the buffer (input of %zu bytes)", size);
     memcpy(slot, data, size);
     mp_size_t signed_size = jbigi_bytes_to_limbs(limbs, size);
     mp_size_t abs_size = signed_size < 0 ? -signed_size : signed_size;
-    REQUIRE((size_t)abs_size <= n, "jbigi_bytes_to_limbs gave more limbs than the buffer has");
-    REQUIRE(abs_size == 0 || limbs[abs_size - 1] != 0, "jbigi_bytes_to_limbs gave an unnormalized size");
+    REQUIRE((size_t)abs_size <= n, "jbigi_bytes_to_limbs gave more limbs than the buffer has (input of %zu bytes)", size);
+    REQUIRE(abs_size == 0 || limbs[abs_size - 1] != 0, "jbigi_bytes_to_limbs gave an unnormalized size (input of %zu bytes)", size);
     mpz_t view;
     mpz_roinit_n(view, limbs, signed_size);
-    REQUIRE(mpz_cmp(view, want) == 0, "the in-place conversion differs from the reference");
+    REQUIRE(mpz_cmp(view, want) == 0, "the in-place conversion differs from the reference (input of %zu bytes)", size);
     free(limbs);
 
     /* A target that already holds a longer value must not keep any of it. */
     mpz_setbit(reused, 8 * size + 100);
     mpz_neg(reused, reused);
     jbigi_import(reused, data, size);
-    REQUIRE(mpz_cmp(reused, want) == 0, "jbigi_import into a used mpz_t kept stale limbs");
+    REQUIRE(mpz_cmp(reused, want) == 0, "jbigi_import into a used mpz_t kept stale limbs (input of %zu bytes)", size);
 
     const size_t start = canonical_start(data, size);
     const size_t len = size - start;
-    REQUIRE(jbigi_encoded_length(got) == len, "jbigi_encoded_length is not the canonical length");
+    REQUIRE(jbigi_encoded_length(got) == len, "jbigi_encoded_length is not the canonical length (input of %zu bytes)", size);
 
     /* Exactly len bytes, so AddressSanitizer sees any write past them. */
     uint8_t *out = malloc(len);
     jbigi_export(out, len, got);
-    REQUIRE(memcmp(out, data + start, len) == 0, "jbigi_export is not the canonical encoding");
+    REQUIRE(memcmp(out, data + start, len) == 0, "jbigi_export is not the canonical encoding (input of %zu bytes)", size);
     free(out);
 
     /* A longer output is the same bytes after sign extension; the padding
@@ -105,8 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     out = malloc(len + pad);
     jbigi_export(out, len + pad, got);
     for (size_t i = 0; i < pad; i++)
-        REQUIRE(out[i] == sign_byte, "sign extension of a padded export");
-    REQUIRE(memcmp(out + pad, data + start, len) == 0, "a padded export differs after the padding");
+        REQUIRE(out[i] == sign_byte, "sign extension of a padded export (input of %zu bytes)", size);
+    REQUIRE(memcmp(out + pad, data + start, len) == 0, "a padded export differs after the padding (input of %zu bytes)", size);
     free(out);
 
     mpz_clears(got, want, reused, NULL);
