@@ -183,6 +183,12 @@ jni_phase() {
     # library in it replaced by the sanitized one.
     cp build/jbigi.jar "$jni/jbigi.jar"
     for name in $("$JAVA_HOME/bin/jar" --list --file "$jni/jbigi.jar" | grep '\.so$'); do
+        # Only this machine's architecture: another's library (aarch64 in a
+        # dist jar) stays as it is, to be refused as it must be.
+        cpu=${name#libjbigi-linux-}
+        cpu=${cpu%_64.so}
+        arch=$(awk -v cpu="$cpu" '!/^#/ && $1 == cpu { print $2 }' src/variants.tsv)
+        [ -z "$arch" ] || [ "$arch" = "$(uname -m)" ] || continue
         cp "$jni/lib/libjbigi.so" "$jni/jar/$name"
         "$JAVA_HOME/bin/jar" --update --file "$jni/jbigi.jar" -C "$jni/jar" "$name" || {
             echo "!! could not put the sanitized library into $jni/jbigi.jar" >&2
