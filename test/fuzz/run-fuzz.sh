@@ -41,8 +41,10 @@ passed=0
 failed=0
 
 # -O2: the IFMA engine keeps its accumulators in registers only when
-# optimised, and runs ten times slower otherwise.
-flags="-std=c11 -Wall -Wextra -Werror -g -O2 -fno-omit-frame-pointer
+# optimised, and runs ten times slower otherwise.  -Wno-pass-failed: with the
+# sanitizers clang cannot always honour the unrolling the engine asks for (a
+# hint for speed, nothing to do with correctness).
+flags="-std=c11 -Wall -Wextra -Werror -Wno-pass-failed -g -O2 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 
 # Files in a directory (the corpora hold only plain files).
