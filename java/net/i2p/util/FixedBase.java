@@ -254,7 +254,17 @@ public final class FixedBase {
     }
 
     private BigInteger tableModPow(BigInteger exponent, boolean constantTime) {
-        ByteBuffer table = table(constantTime);
+        ByteBuffer table;
+        try {
+            table = table(constantTime);
+        } catch (OutOfMemoryError noDirectMemory) {
+            // A table modPow made by itself is an optimisation: without room for
+            // it (direct memory, -XX:MaxDirectMemorySize) the call goes on without.
+            if (account == null)
+                throw noDirectMemory;
+            return constantTime ? NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus)
+                    : NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
+        }
         byte[] e = NativeBigInteger.bytesOf(exponent);
         try {
             return NativeBigInteger.fromNative(nativeModPow(table, e, constantTime));

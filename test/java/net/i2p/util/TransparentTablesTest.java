@@ -74,6 +74,21 @@ class TransparentTablesTest {
     }
 
     /**
+     * With no direct memory to spare (300 KiB, explicit GC off so that the JVM
+     * cannot free any), the tables modPow would make by itself are left out:
+     * every call still answers, and right, instead of throwing
+     * OutOfMemoryError from a BigInteger operation.
+     */
+    @Test
+    void noRoomForTablesMeansNoTablesNotAnError() throws Exception {
+        assumeTrue(NativeBigInteger.hasFixedBase(), "no fixed-base natives: " + NativeBigInteger.loadStatus());
+        Subprocess p = probe(Arrays.asList("-Xmx64m", "-XX:MaxDirectMemorySize=300k", "-XX:+DisableExplicitGC"),
+                "heap", "40", "2048");
+        assertEquals(0, field(p.output, "wrong"), p.output);
+        assertTrue(field(p.output, "direct-bytes") <= 300 * 1024, p.output);
+    }
+
+    /**
      * Fixed-base exponentiations in two threads while a third allocates:
      * the collector must never wait for native code (no "GCLocker Initiated
      * GC"), which it did while tables were read inside a JNI critical region.
