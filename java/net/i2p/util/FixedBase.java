@@ -262,6 +262,7 @@ public final class FixedBase {
             // it (direct memory, -XX:MaxDirectMemorySize) the call goes on without.
             if (account == null)
                 throw noDirectMemory;
+            TransparentTables.noRoom(account);
             return constantTime ? NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus)
                     : NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
         }

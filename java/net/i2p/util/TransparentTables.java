@@ -50,7 +50,25 @@ final class TransparentTables {
     private static long heldBytes;
     private static long tablesAdmitted;
 
+    /**
+     * When the JVM had no direct memory for a table: new tables wait this
+     * long, since each failed attempt costs the JVM's retries (up to half a
+     * second) and the memory will not come back at once.
+     */
+    private static final long NO_ROOM_PAUSE_NANOS = 10_000_000_000L;
+    private static volatile long noRoomSince = System.nanoTime() - NO_ROOM_PAUSE_NANOS;
+
     private TransparentTables() {
+    }
+
+    /** A table for use could not be had: forget it, and make no new ones for a while. */
+    static synchronized void noRoom(Use use) {
+        noRoomSince = System.nanoTime();
+        Long held = HELD.remove(use);
+        if (held != null)
+            heldBytes -= held;
+        use.fixed = null;
+        use.uses.set(0);
     }
 
     /**
@@ -59,6 +77,8 @@ final class TransparentTables {
      */
     static FixedBase lookup(NativeBigInteger base, BigInteger exponent, BigInteger modulus, boolean constantTime) {
         if (AFTER_USES <= 0 || MAX_BYTES <= 0 || !FixedBase.tableServes(modulus, exponent, constantTime))
+            return null;
+        if (System.nanoTime() - noRoomSince < NO_ROOM_PAUSE_NANOS)
             return null;
         // Read once: other threads may replace the base's Use at any moment,
         // and everything below must concern this one modulus.
