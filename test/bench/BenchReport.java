@@ -153,7 +153,7 @@ final class BenchReport {
             return;
         out.println();
         out.println("Engines: the AVX-512 IFMA engine (auto) against the same library with GMP forced, in the same rounds.");
-        String cols = "%-9s %5s  %10s %10s  %14s %16s %13s%n";
+        String cols = "%-18s %5s  %10s %10s  %14s %16s %13s%n";
         out.printf(cols, "", "", "IFMA", "GMP", "IFMA / GMP", "IFMA / raw GMP", "IFMA /");
         out.printf(cols, "operation", "bits", "us", "us", "(same library)", "(mpz_powm[_sec])", "BigInteger");
         for (Row[] p : pairs) {

@@ -21,6 +21,19 @@ final class Engine {
     static native String nativeName();
 
     /**
+     * The engine new work is given to now: "gmp" while GMP is forced (or for a
+     * library without engines), else nativeName().  Fixed-base tables take
+     * its format when they are built.
+     */
+    static String current() {
+        try {
+            return nativeName();
+        } catch (UnsatisfiedLinkError e) {
+            return GMP;
+        }
+    }
+
+    /**
      * Applies -Djbigi.engine to the library just loaded and returns the
      * engine's name; "gmp" for a library without engines (I2P's).
      */

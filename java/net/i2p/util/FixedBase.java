@@ -214,9 +214,13 @@ public final class FixedBase {
         return ifmaTables(bits) ? 4 : 2;
     }
 
-    /** Whether tables for a modulus of bits bits are computed by the IFMA engine (from 1024 bits). */
+    /**
+     * Whether tables for a modulus of bits bits are computed by the IFMA engine
+     * (from 1024 bits): asked of the library when a table is built, so that a
+     * table built while GMP is forced gets GMP's format and GMP's shape.
+     */
     private static boolean ifmaTables(int bits) {
-        return bits >= 1024 && "avx512-ifma".equals(NativeBigInteger.engine());
+        return bits >= 1024 && "avx512-ifma".equals(Engine.current());
     }
 
     /**
