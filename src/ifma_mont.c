@@ -47,12 +47,30 @@
  * Not wiped: values the compiler spills to the stack (from 7 registers up)
  * and the vector registers themselves, after a constant-time computation.
  *
- * TODO: on the machine this was measured on (a shared AMD Zen 5 VM) a
- * 2048-bit multiplication runs at about one multiply-add per cycle, half
- * the throughput the instruction allows; without performance counters the
- * limit was not found.  Candidates: two digits of b per step (half the
- * shifts; needs a spare lane, which 2048 bits, 40 digits in 5 registers,
- * lacks), and interleaving two independent products (the table builds).
+ * Where the time goes, measured on an Intel Xeon with AVX-512 IFMA (no
+ * performance counters: cycles from a chain of dependent imuls).  A 512-bit
+ * multiply-add has a latency of 4 cycles and issues twice per cycle, but
+ * every other 512-bit operation (valignq, vpaddq, broadcasts, extractions)
+ * and part of the scalar work share its two ports; 512-bit loads issue once
+ * per cycle.  A step of amm_small at 2048 bits is 20 multiply-adds, 5 shifts
+ * and 5 additions, which alone take 16 cycles; the whole step takes about 22,
+ * a multiplication about 900 cycles and a squaring as much.  Tried there
+ * (each exact, none kept):
+ *   - product scanning from 8 shifted copies of the operands (no shifts or
+ *     additions, but 24 multiply-adds and 12 loads a step): 15% slower;
+ *   - the products of a's two bottom digits made in the vector unit before
+ *     the loop, and q kept shifted left by 12 bits (two 128-bit scalar
+ *     multiplications a step instead of four): 4% off a multiplication,
+ *     nothing visible in an exponentiation;
+ *   - the modulus multiplied by k0, so that it is -1 mod 2^52 and q needs no
+ *     multiplication at all: modPow at 1024 bits 0.67 of GMP's time instead
+ *     of 0.75, but one more digit, so 2048 bits take 6 registers and modPowCT
+ *     there went from 0.40 to 0.43;
+ *   - a squaring whose diagonal terms go through the scalar side, so that a
+ *     step needs no masked multiplicand (fewer multiply-adds, the same shifts
+ *     and additions): no change.
+ * What would pay: fewer vector operations per digit than the 6 per register
+ * of amm_small (amm has 5, but a 19-cycle chain per step).
  * TODO: above 10 registers the compiler spills; a two-pass step over halves
  * of the accumulator would keep 8192 bits in registers.
  */
