@@ -104,7 +104,9 @@ static size_t ifma_words(size_t n)
 /* Whether new tables for an n-limb modulus take the IFMA format. */
 static int ifma_format_for(size_t n)
 {
-    return jbigi_engine_ifma_takes((mp_size_t)n);
+    /* From 1024 bits, where the comb shapes of FixedBase were measured for
+     * the engine's tables; below, GMP's format, as FixedBase expects. */
+    return n >= 16 && jbigi_engine_ifma_takes((mp_size_t)n);
 }
 
 static size_t limbs_of_table(size_t n, unsigned rows, unsigned blocks, int ifma)

@@ -35,14 +35,16 @@
  * < 2 m.  So results stay in [0, 2 m) without a conditional subtraction, and
  * only the final conversion out of the domain reduces fully.
  *
- * Squaring (amm_sqr) computes each cross product once: see there.
+ * Squarings compute each cross product once: see amm_sqr and amm_sqr_lagged.
  *
  * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
  * and per operation, from always-inline bodies, so each keeps its
- * accumulator in registers.  Up to 6 registers (2688 bits) a step is bound by
- * latency and the products are summed apart from the accumulator
- * (amm_small); from 7 on by the count of instructions, and they go straight
- * into it (amm).
+ * accumulator in registers.  Up to 5 registers (2080 bits) a step is bound by
+ * latency: the products are summed apart from the accumulator and the
+ * reduction runs one step behind (amm_lagged, amm_sqr_lagged); with 6
+ * registers the same without the lag (amm_small, amm_sqr); from 7 on a step
+ * is bound by the count of instructions, and the products go straight into
+ * the accumulator (amm).
  *
  * Not wiped: values the compiler spills to the stack (from 7 registers up)
  * and the vector registers themselves, after a constant-time computation.
@@ -52,25 +54,20 @@
  * multiply-add has a latency of 4 cycles and issues twice per cycle, but
  * every other 512-bit operation (valignq, vpaddq, broadcasts, extractions)
  * and part of the scalar work share its two ports; 512-bit loads issue once
- * per cycle.  A step of amm_small at 2048 bits is 20 multiply-adds, 5 shifts
- * and 5 additions, which alone take 16 cycles; the whole step takes about 22,
- * a multiplication about 900 cycles and a squaring as much.  Tried there
- * (each exact, none kept):
+ * per cycle.  A step at 2048 bits is 20 multiply-adds, 5 shifts and 5
+ * additions, which alone take 16 cycles; in amm_small the whole step took
+ * about 23 (940 cycles a multiplication, as much for a squaring), and
+ * cutting the ties between the scalar and the vector side took 22% off the
+ * squaring: hence the lag, which takes about 12% off at 2048 bits.  Tried
+ * there and not kept (each exact):
  *   - product scanning from 8 shifted copies of the operands (no shifts or
  *     additions, but 24 multiply-adds and 12 loads a step): 15% slower;
- *   - the products of a's two bottom digits made in the vector unit before
- *     the loop, and q kept shifted left by 12 bits (two 128-bit scalar
- *     multiplications a step instead of four): 4% off a multiplication,
- *     nothing visible in an exponentiation;
  *   - the modulus multiplied by k0, so that it is -1 mod 2^52 and q needs no
- *     multiplication at all: modPow at 1024 bits 0.67 of GMP's time instead
- *     of 0.75, but one more digit, so 2048 bits take 6 registers and modPowCT
- *     there went from 0.40 to 0.43;
- *   - a squaring whose diagonal terms go through the scalar side, so that a
- *     step needs no masked multiplicand (fewer multiply-adds, the same shifts
- *     and additions): no change.
- * What would pay: fewer vector operations per digit than the 6 per register
- * of amm_small (amm has 5, but a 19-cycle chain per step).
+ *     multiplication: one more digit, so 2048 bits take 6 registers;
+ *   - q broadcast and the vector's digit read through memory instead of the
+ *     shuffle port: no change.
+ * What would pay now: fewer vector operations per digit than the 6 per
+ * register of these kernels (amm has 5, but a 19-cycle chain per step).
  * TODO: above 10 registers the compiler spills; a two-pass step over halves
  * of the accumulator would keep 8192 bits in registers.
  */
@@ -522,13 +519,269 @@ UNROLL_ALL
     explicit_bzero(d2nc, (size_t)K * 64);
 }
 
+/*
+ * ---- Up to 5 registers (2080 bits): the reduction one step behind ----
+ *
+ * There the step is short enough that waiting is what costs: in amm_small
+ * the multiply-adds of q_i m wait for q_i, which the scalar side has just
+ * made from the vector's digit, itself waiting for q_(i-1) m.  Here step i
+ * adds a b_i and q_(i-1) m: the q a step needs was made a whole step
+ * before.  In the frame of step i (lane p = digit i + p, before the shift),
+ * q_(i-1) m_j belongs to digit i - 1 + j: its low half goes one lane down,
+ * taken from the copy of m moved down one lane (Md: lane p holds m_(p+1);
+ * m_0's low half, digit i - 1, only carries, which the scalar side has
+ * counted), its high half to lane j, from m itself.  The scalar side adds
+ * what the vector has not yet (hv: q_(i-1)'s share of digit i + 1), and one
+ * last pass after the loop adds q_(N-1) m.  Same operation count as
+ * amm_small, the same exact results.  At 2048 bits: 0.38 of mpz_powm's time
+ * instead of 0.44 (1024 bits: 0.62 instead of 0.74).  With 6 registers the
+ * three operand copies no longer fit beside the accumulator: amm_small.
+ */
+#define LAGGED_KMAX 5
+
+/* A zeroed register by the zeroing idiom, which takes no execution port (a
+ * copy of a zero register would take one). */
+IFMA_INLINE __m512i fresh_zero(void)
+{
+    __m512i z;
+    __asm__ volatile("vpxord %0, %0, %0" : "=v"(z));
+    return z;
+}
+
+/* m's registers, and the same moved down one lane (lane p: digit p + 1). */
+IFMA_INLINE void load_m_twice(__m512i *Mr, __m512i *Md, const uint64_t *m, const int K)
+{
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        Mr[k] = _mm512_load_si512((const void *)(m + 8 * k));
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        Md[k] = _mm512_alignr_epi64(k + 1 < K ? Mr[k + 1] : _mm512_setzero_si512(), Mr[k], 1);
+}
+
+/* The products of a's two bottom digits with every digit of b, as the
+ * scalar side needs them: P0[i] = lo(a0 b_i), P1[i] = lo(a1 b_i) +
+ * hi(a0 b_i), P2[i] = hi(a1 b_i): 4 K multiply-adds before the loop rather
+ * than scalar 128-bit multiplications in every step. */
+IFMA_INLINE void bottom_products(uint64_t *P0, uint64_t *P1, uint64_t *P2, const uint64_t *a, const uint64_t *b,
+                                 const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i A0 = _mm512_set1_epi64((long long)a[0]), A1 = _mm512_set1_epi64((long long)a[1]);
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        const __m512i Bk = _mm512_load_si512((const void *)(b + 8 * k));
+        _mm512_store_si512((void *)(P0 + 8 * k), _mm512_madd52lo_epu64(zero, A0, Bk));
+        _mm512_store_si512((void *)(P1 + 8 * k), _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, A1, Bk), A0, Bk));
+        _mm512_store_si512((void *)(P2 + 8 * k), _mm512_madd52hi_epu64(zero, A1, Bk));
+    }
+}
+
+/* r = a b / 2^(52 N) + (0 or m), the reduction one step behind. */
+IFMA_INLINE void amm_lagged(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
+                            int N, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    _Alignas(64) uint64_t P[3 * LAGGED_KMAX * 8];
+    bottom_products(P, P + 8 * K, P + 16 * K, a, b, K);
+    /* Opaque to the compiler: read back as scalars, not kept in registers. */
+    const uint64_t *Pp = P;
+    __asm__("" : "+r"(Pp) : : "memory");
+    __m512i A[LAGGED_KMAX], Mr[LAGGED_KMAX], Md[LAGGED_KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        A[k] = _mm512_load_si512((const void *)(a + 8 * k));
+    load_m_twice(Mr, Md, m, K);
+    __m512i Rs[LAGGED_KMAX], Hp[LAGGED_KMAX], T[LAGGED_KMAX + 1];
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        Rs[k] = zero;
+        Hp[k] = zero;
+    }
+    /* q is kept shifted left by 12 bits: then S k0s is it without a mask,
+     * and the high 64 bits of m_j (q << 12) are hi(m_j q). */
+    const uint64_t k0s = k0 << 12, m0 = m[0], m1 = m[1], m2 = m[2];
+    uint64_t D = 0, hv = 0;
+    __m512i Qp = zero; /* the previous step's q, broadcast (none before step 0) */
+#pragma GCC unroll 2
+    for (int i = 0; i < N; i++) {
+        /* Digit i + 1 as the vector holds it, plus what it lacks: the high
+         * halves of a b_(i-1) (in Hp) and q_(i-1)'s share. */
+        const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
+        const uint64_t S = D + Pp[i];
+        const uint64_t qs = S * k0s;
+        const uint64_t c = (S + M52) >> 52;
+        const u128 pm0 = (u128)m0 * qs, pm1 = (u128)m1 * qs;
+        D = V + Pp[8 * K + i] + c + ((uint64_t)pm1 >> 12) + (uint64_t)(pm0 >> 64);
+        hv = Pp[16 * K + i] + (uint64_t)(pm1 >> 64) + ((m2 * qs) >> 12);
+        const __m512i B = _mm512_set1_epi64((long long)b[i]);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            __m512i t = _mm512_madd52lo_epu64(Hp[k], A[k], B);
+            t = _mm512_madd52hi_epu64(t, Mr[k], Qp);
+            t = _mm512_madd52lo_epu64(t, Md[k], Qp);
+            T[k] = _mm512_add_epi64(Rs[k], t);
+        }
+        T[K] = zero;
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+            Hp[k] = _mm512_madd52hi_epu64(fresh_zero(), A[k], B);
+        }
+        Qp = _mm512_set1_epi64((long long)(qs >> 12));
+    }
+    __m512i R[LAGGED_KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        R[k] = _mm512_add_epi64(Rs[k], _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(Hp[k], Mr[k], Qp), Md[k], Qp));
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K);
+    explicit_bzero(P, (size_t)K * 3 * 64);
+}
+
+/*
+ * The diagonal of the square for amm_sqr_lagged: sum_i (a_i^2 + a_i
+ * (2 a_(i+1) mod 2^52) 2^52) 2^(104 i), as unnormalised digits (each below
+ * 2^54), digits 0 .. 16 K - 1.  d2nc: 2 a digitwise mod 2^52, with one zero
+ * word after its K registers (read shifted by one).
+ */
+IFMA_INLINE void square_diagonal(uint64_t *diag, const uint64_t *a, const uint64_t *d2nc, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i lo_idx = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    const __m512i hi_idx = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    __m512i hq_prev = zero;
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        const __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
+        const __m512i y = _mm512_loadu_si512((const void *)(d2nc + 8 * k + 1)); /* lane i: 2 a_(i+1) mod 2^52 */
+        const __m512i lp = _mm512_madd52lo_epu64(zero, x, x), hp = _mm512_madd52hi_epu64(zero, x, x);
+        const __m512i lq = _mm512_madd52lo_epu64(zero, x, y), hq = _mm512_madd52hi_epu64(zero, x, y);
+        /* Digit 2 i: lo(a_i^2) + hi(a_(i-1) d_i); digit 2 i + 1: hi(a_i^2) + lo(a_i d_(i+1)). */
+        const __m512i even = _mm512_add_epi64(lp, _mm512_alignr_epi64(hq, hq_prev, 7));
+        const __m512i odd = _mm512_add_epi64(hp, lq);
+        hq_prev = hq;
+        _mm512_store_si512((void *)(diag + 16 * k), _mm512_permutex2var_epi64(even, lo_idx, odd));
+        _mm512_store_si512((void *)(diag + 16 * k + 8), _mm512_permutex2var_epi64(even, hi_idx, odd));
+    }
+}
+
+/*
+ * r = a a / 2^(52 N) + (0 or m), the reduction one step behind, each cross
+ * product once.  a a = diag + sum_i a_i 2^(52 i) sum_(j >= i + 2) d_j
+ * 2^(52 j), d = 2 a normalised (d_j = (2 a_j mod 2^52) + the top bit of
+ * a_(j-1)): row i's vector part needs only d's registers under one mask
+ * (lanes from i + 2), and what is special about lanes i and i + 1 (a_i
+ * itself, and 2 a_(i+1) without a_i's own carry) is in diag, which the
+ * scalar side adds digit by digit (D) and the last pass adds above digit N.
+ * Which lanes a step touches depends on i alone.
+ */
+IFMA_INLINE void amm_sqr_lagged(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
+    _Alignas(64) uint64_t d2[LAGGED_KMAX * 8], d2nc[LAGGED_KMAX * 8 + 8], diag[LAGGED_KMAX * 16 + 8];
+    {
+        __m512i cprev = zero;
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
+            __m512i dbl = _mm512_add_epi64(x, x);
+            __m512i nc = _mm512_and_si512(dbl, mask52);
+            __m512i c = _mm512_srli_epi64(dbl, 52);
+            _mm512_store_si512((void *)(d2nc + 8 * k), nc);
+            _mm512_store_si512((void *)(d2 + 8 * k), _mm512_add_epi64(nc, _mm512_alignr_epi64(c, cprev, 7)));
+            cprev = c;
+        }
+        _mm512_store_si512((void *)(d2nc + 8 * K), zero);
+        _mm512_store_si512((void *)(diag + 16 * K), zero);
+    }
+    square_diagonal(diag, a, d2nc, K);
+    const uint64_t *dg = diag;
+    __asm__("" : "+r"(dg) : : "memory");
+    __m512i X[LAGGED_KMAX], Mr[LAGGED_KMAX], Md[LAGGED_KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        X[k] = _mm512_load_si512((const void *)(d2 + 8 * k));
+    load_m_twice(Mr, Md, m, K);
+    __m512i Rs[LAGGED_KMAX], Hp[LAGGED_KMAX], T[LAGGED_KMAX + 1];
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        Rs[k] = zero;
+        Hp[k] = zero;
+    }
+    const uint64_t k0s = k0 << 12, m0 = m[0], m1 = m[1], m2 = m[2];
+    uint64_t D = dg[0], hv = 0;
+    __m512i Qp = zero;
+UNROLL_ALL
+    for (int s = 0; s < K; s++) {
+#pragma GCC unroll 8
+        for (int l = 0; l < 8; l++) {
+            const int i = 8 * s + l;
+            if (i >= N)
+                break;
+            /* Rows touch lanes from 2 up only: no product of a reaches
+             * digits i or i + 1 here (diag has them). */
+            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
+            const uint64_t S = D;
+            const uint64_t qs = S * k0s;
+            const uint64_t c = (S + M52) >> 52;
+            const u128 pm0 = (u128)m0 * qs, pm1 = (u128)m1 * qs;
+            D = V + c + ((uint64_t)pm1 >> 12) + (uint64_t)(pm0 >> 64) + dg[i + 1];
+            hv = (uint64_t)(pm1 >> 64) + ((m2 * qs) >> 12);
+            const __m512i B = _mm512_set1_epi64((long long)a[i]);
+            const int first = (i + 2) / 8;
+            const __mmask8 fm = (__mmask8)(0xffu << ((i + 2) % 8));
+UNROLL_ALL
+            for (int k = 0; k < K; k++) {
+                __m512i t = Hp[k];
+                if (k == first)
+                    t = _mm512_mask_madd52lo_epu64(t, fm, X[k], B);
+                else if (k > first)
+                    t = _mm512_madd52lo_epu64(t, X[k], B);
+                if (i > 0) {
+                    t = _mm512_madd52hi_epu64(t, Mr[k], Qp);
+                    t = _mm512_madd52lo_epu64(t, Md[k], Qp);
+                }
+                T[k] = _mm512_add_epi64(Rs[k], t);
+            }
+            T[K] = zero;
+UNROLL_ALL
+            for (int k = 0; k < K; k++) {
+                Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
+                __m512i t = fresh_zero();
+                if (k == first)
+                    t = _mm512_mask_madd52hi_epu64(t, fm, X[k], B);
+                else if (k > first)
+                    t = _mm512_madd52hi_epu64(t, X[k], B);
+                Hp[k] = t;
+            }
+            Qp = _mm512_set1_epi64((long long)(qs >> 12));
+        }
+    }
+    __m512i R[LAGGED_KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        __m512i t = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(Hp[k], Mr[k], Qp), Md[k], Qp);
+        R[k] = _mm512_add_epi64(_mm512_add_epi64(Rs[k], t), _mm512_loadu_si512((const void *)(dg + N + 8 * k)));
+    }
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K);
+    /* a's digits, doubled and squared: secret in the constant-time path. */
+    explicit_bzero(d2, sizeof d2);
+    explicit_bzero(d2nc, sizeof d2nc);
+    explicit_bzero(diag, sizeof diag);
+}
+
 typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int);
 
 #define AMM_K(K)                                                                                       \
     IFMA_TARGET static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
                                     uint64_t k0, int N)                                                \
     {                                                                                                  \
-        if (K <= 6)                                                                                    \
+        if (K <= LAGGED_KMAX)                                                                          \
+            amm_lagged(r, a, b, m, k0, N, K);                                                          \
+        else if (K <= 6)                                                                               \
             amm_small(r, a, b, m, k0, N, K);                                                           \
         else                                                                                           \
             amm(r, a, b, m, k0, N, K);                                                                 \
@@ -541,7 +794,10 @@ typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t,
 #define SQR_K(K)                                                                                       \
     IFMA_TARGET static void sqr_##K(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N) \
     {                                                                                                  \
-        amm_sqr(r, a, m, k0, N, K);                                                                    \
+        if (K <= LAGGED_KMAX)                                                                          \
+            amm_sqr_lagged(r, a, m, k0, N, K);                                                         \
+        else                                                                                           \
+            amm_sqr(r, a, m, k0, N, K);                                                                \
     }
 SQR_K(1) SQR_K(2) SQR_K(3) SQR_K(4) SQR_K(5) SQR_K(6) SQR_K(7) SQR_K(8) SQR_K(9) SQR_K(10)
 SQR_K(11) SQR_K(12) SQR_K(13) SQR_K(14) SQR_K(15) SQR_K(16) SQR_K(17) SQR_K(18) SQR_K(19) SQR_K(20)
