@@ -112,10 +112,34 @@ cat >"$out/valgrind-guarded.supp" <<'EOF2'
 }
 EOF2
 
-# Builds test $2 into $out/$1/ with flags $3; on failure prints why.
+# Compiles the library's sources once per phase ($1) with flags $2 into
+# $out/$1/obj/ (the sanitizers make the IFMA engine's unrolled code slow to
+# compile: once, not once per test); 0 when the objects are there.
+objects_built=
+build_objects() {
+    case " $objects_built " in *" $1 "*) return 0 ;; esac
+    mkdir -p "$out/$1/obj"
+    rm -f "$out/$1/obj/"*.o
+    for src in $sources; do
+        obj=$out/$1/obj/$(basename "$src" .c).o
+        if ! $CLANG $warn $2 $GMP_CFLAGS -Isrc -c -o "$obj" "$src" >"$obj.log" 2>&1; then
+            cat "$obj.log"
+            echo "!! $1: $src did not compile" >&2
+            return 1
+        fi
+    done
+    objects_built="$objects_built $1"
+}
+
+# Builds test $2 into $out/$1/ with flags $3, linked with the sources'
+# objects for that phase; on failure prints why.
 build() {
+    if ! build_objects "$1" "$3"; then
+        failed=$((failed + 1))
+        return 1
+    fi
     # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
-    if $CLANG $warn $3 $GMP_CFLAGS -Isrc -Itest/c -o "$out/$1/$2" "test/c/$2.c" $sources \
+    if $CLANG $warn $3 $GMP_CFLAGS -Isrc -Itest/c -o "$out/$1/$2" "test/c/$2.c" "$out/$1/obj/"*.o \
         $GMP_LIBS $(c_test_link_flags "$2") >"$out/$1/$2.build.log" 2>&1; then
         return 0
     fi
