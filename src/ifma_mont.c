@@ -386,6 +386,24 @@ UNROLL_ALL
     normalize_store(r, R, K);
 }
 
+/* 2 a for the squarings: d2 normalised (digit j is (2 a_j mod 2^52) plus the
+ * top bit of a_(j-1)), d2nc digitwise mod 2^52, K registers each. */
+IFMA_INLINE void double_digits(uint64_t *d2, uint64_t *d2nc, const uint64_t *a, const int K)
+{
+    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
+    __m512i cprev = _mm512_setzero_si512();
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
+        __m512i dbl = _mm512_add_epi64(x, x);
+        __m512i nc = _mm512_and_si512(dbl, mask52);
+        __m512i c = _mm512_srli_epi64(dbl, 52);
+        _mm512_store_si512((void *)(d2nc + 8 * k), nc);
+        _mm512_store_si512((void *)(d2 + 8 * k), _mm512_add_epi64(nc, _mm512_alignr_epi64(c, cprev, 7)));
+        cprev = c;
+    }
+}
+
 /*
  * r = a a / 2^(52 N) + (0 or m), each cross product computed once.
  *
@@ -403,25 +421,12 @@ UNROLL_ALL
 IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
-    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
     _Alignas(64) uint64_t d2[KMAX * 8], d2nc[KMAX * 8];
     /* Up to 6 registers, as in amm_small: R is the shifted accumulator
      * without the last step's high halves, which are in Hp (and, for lane
      * 1, in hv). */
     __m512i R[KMAX], Hp[KMAX], T[KMAX + 1];
-    {
-        __m512i cprev = zero;
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
-            __m512i dbl = _mm512_add_epi64(x, x);
-            __m512i nc = _mm512_and_si512(dbl, mask52);
-            __m512i c = _mm512_srli_epi64(dbl, 52);
-            _mm512_store_si512((void *)(d2nc + 8 * k), nc);
-            _mm512_store_si512((void *)(d2 + 8 * k), _mm512_add_epi64(nc, _mm512_alignr_epi64(c, cprev, 7)));
-            cprev = c;
-        }
-    }
+    double_digits(d2, d2nc, a, K);
 UNROLL_ALL
     for (int k = 0; k < K; k++) {
         R[k] = zero;
@@ -577,6 +582,25 @@ UNROLL_ALL
     }
 }
 
+/*
+ * The scalar side of a lagged step: S is digit i (exact) plus what this step
+ * adds to it, V digit i + 1 as the vector holds it plus hv.  Makes q (kept
+ * shifted left by 12 bits: then S k0s is it without a mask, and the high 64
+ * bits of m_j (q << 12) are hi(m_j q)), the next exact digit into *D (adding
+ * extra_d, this step's other share of digit i + 1), and into *hv what q m
+ * gives digit i + 2 before the vector adds it a step later (plus extra_hv).
+ */
+IFMA_INLINE uint64_t lagged_scalar_step(uint64_t *D, uint64_t *hv, uint64_t V, uint64_t S, uint64_t extra_d,
+                                        uint64_t extra_hv, uint64_t k0s, const uint64_t *m)
+{
+    const uint64_t qs = S * k0s;
+    const uint64_t c = (S + M52) >> 52;
+    const u128 pm0 = (u128)m[0] * qs, pm1 = (u128)m[1] * qs;
+    *D = V + extra_d + c + ((uint64_t)pm1 >> 12) + (uint64_t)(pm0 >> 64);
+    *hv = extra_hv + (uint64_t)(pm1 >> 64) + ((m[2] * qs) >> 12);
+    return qs;
+}
+
 /* r = a b / 2^(52 N) + (0 or m), the reduction one step behind. */
 IFMA_INLINE void amm_lagged(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
                             int N, const int K)
@@ -598,9 +622,7 @@ UNROLL_ALL
         Rs[k] = zero;
         Hp[k] = zero;
     }
-    /* q is kept shifted left by 12 bits: then S k0s is it without a mask,
-     * and the high 64 bits of m_j (q << 12) are hi(m_j q). */
-    const uint64_t k0s = k0 << 12, m0 = m[0], m1 = m[1], m2 = m[2];
+    const uint64_t k0s = k0 << 12;
     uint64_t D = 0, hv = 0;
     __m512i Qp = zero; /* the previous step's q, broadcast (none before step 0) */
 #pragma GCC unroll 2
@@ -608,12 +630,7 @@ UNROLL_ALL
         /* Digit i + 1 as the vector holds it, plus what it lacks: the high
          * halves of a b_(i-1) (in Hp) and q_(i-1)'s share. */
         const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
-        const uint64_t S = D + Pp[i];
-        const uint64_t qs = S * k0s;
-        const uint64_t c = (S + M52) >> 52;
-        const u128 pm0 = (u128)m0 * qs, pm1 = (u128)m1 * qs;
-        D = V + Pp[8 * K + i] + c + ((uint64_t)pm1 >> 12) + (uint64_t)(pm0 >> 64);
-        hv = Pp[16 * K + i] + (uint64_t)(pm1 >> 64) + ((m2 * qs) >> 12);
+        const uint64_t qs = lagged_scalar_step(&D, &hv, V, D + Pp[i], Pp[8 * K + i], Pp[16 * K + i], k0s, m);
         const __m512i B = _mm512_set1_epi64((long long)b[i]);
 UNROLL_ALL
         for (int k = 0; k < K; k++) {
@@ -679,23 +696,10 @@ UNROLL_ALL
 IFMA_INLINE void amm_sqr_lagged(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
-    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
     _Alignas(64) uint64_t d2[LAGGED_KMAX * 8], d2nc[LAGGED_KMAX * 8 + 8], diag[LAGGED_KMAX * 16 + 8];
-    {
-        __m512i cprev = zero;
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
-            __m512i dbl = _mm512_add_epi64(x, x);
-            __m512i nc = _mm512_and_si512(dbl, mask52);
-            __m512i c = _mm512_srli_epi64(dbl, 52);
-            _mm512_store_si512((void *)(d2nc + 8 * k), nc);
-            _mm512_store_si512((void *)(d2 + 8 * k), _mm512_add_epi64(nc, _mm512_alignr_epi64(c, cprev, 7)));
-            cprev = c;
-        }
-        _mm512_store_si512((void *)(d2nc + 8 * K), zero);
-        _mm512_store_si512((void *)(diag + 16 * K), zero);
-    }
+    double_digits(d2, d2nc, a, K);
+    _mm512_store_si512((void *)(d2nc + 8 * K), zero);
+    _mm512_store_si512((void *)(diag + 16 * K), zero);
     square_diagonal(diag, a, d2nc, K);
     const uint64_t *dg = diag;
     __asm__("" : "+r"(dg) : : "memory");
@@ -710,7 +714,7 @@ UNROLL_ALL
         Rs[k] = zero;
         Hp[k] = zero;
     }
-    const uint64_t k0s = k0 << 12, m0 = m[0], m1 = m[1], m2 = m[2];
+    const uint64_t k0s = k0 << 12;
     uint64_t D = dg[0], hv = 0;
     __m512i Qp = zero;
 UNROLL_ALL
@@ -723,12 +727,7 @@ UNROLL_ALL
             /* Rows touch lanes from 2 up only: no product of a reaches
              * digits i or i + 1 here (diag has them). */
             const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
-            const uint64_t S = D;
-            const uint64_t qs = S * k0s;
-            const uint64_t c = (S + M52) >> 52;
-            const u128 pm0 = (u128)m0 * qs, pm1 = (u128)m1 * qs;
-            D = V + c + ((uint64_t)pm1 >> 12) + (uint64_t)(pm0 >> 64) + dg[i + 1];
-            hv = (uint64_t)(pm1 >> 64) + ((m2 * qs) >> 12);
+            const uint64_t qs = lagged_scalar_step(&D, &hv, V, D, dg[i + 1], 0, k0s, m);
             const __m512i B = _mm512_set1_epi64((long long)a[i]);
             const int first = (i + 2) / 8;
             const __mmask8 fm = (__mmask8)(0xffu << ((i + 2) % 8));
