@@ -93,7 +93,8 @@ struct mont {
 };
 
 /* Digit words per number of the IFMA engine for an n-limb modulus, as ifma.h
- * defines them (ceil((64 n + 2) / 52) digits, rounded up to 8); checked
+ * defines them (ceil((64 n + 2) / 52) digits, rounded up to 8: evening the
+ * digit count never changes that); checked
  * against the engine's own context before a table is built or read. */
 static size_t ifma_words(size_t n)
 {

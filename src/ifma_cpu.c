@@ -4,11 +4,12 @@
  * Baseline x86-64 code only: it runs before anything knows the answer.
  *
  * The CPU must report the instructions (CPUID leaf 7: AVX512F, AVX512IFMA,
- * AVX512VL) and the OS must save the registers they use across context
- * switches (CPUID leaf 1 OSXSAVE, then XGETBV: XCR0 bits 1 and 2 for the
- * SSE/AVX halves, 5, 6 and 7 for the opmask registers and the upper ZMM
- * state).  A CPU with the instructions under an OS or hypervisor that does
- * not save ZMM state would corrupt registers silently, hence both checks.
+ * AVX512VL, and BMI2 for the scalar side's mulx, which every CPU with IFMA
+ * has) and the OS must save the registers they use across context switches
+ * (CPUID leaf 1 OSXSAVE, then XGETBV: XCR0 bits 1 and 2 for the SSE/AVX
+ * halves, 5, 6 and 7 for the opmask registers and the upper ZMM state).
+ * A CPU with the instructions under an OS or hypervisor that does not save
+ * ZMM state would corrupt registers silently, hence both checks.
  *
  * JBIGI_ENGINE=gmp in the environment makes the engine unavailable: the
  * forced-GMP switch for valgrind (which cannot execute AVX-512) and for
@@ -41,7 +42,8 @@ static int cpu_has_ifma(void)
     if (__get_cpuid_max(0, NULL) < 7)
         return 0;
     __cpuid_count(7, 0, a, b, c, d);
-    const unsigned leaf7_needed = (1u << 16)    /* AVX512F */
+    const unsigned leaf7_needed = (1u << 8)     /* BMI2: mulx, in the scalar side */
+                                  | (1u << 16)  /* AVX512F */
                                   | (1u << 21)  /* AVX512IFMA */
                                   | (1u << 31); /* AVX512VL */
     return (b & leaf7_needed) == leaf7_needed;

@@ -35,18 +35,18 @@
  * < 2 m.  So results stay in [0, 2 m) without a conditional subtraction, and
  * only the final conversion out of the domain reduces fully.
  *
- * Squarings compute each cross product once: see amm_sqr and amm_sqr_lagged.
+ * Squarings compute each cross product once: see amm_sqr and amm_sqr_pair.
  *
  * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
  * and per operation, from always-inline bodies, so each keeps its
- * accumulator in registers.  Up to 5 registers (2080 bits) a step is bound by
- * latency: the products are summed apart from the accumulator and the
- * reduction runs one step behind (amm_lagged, amm_sqr_lagged); with 6
- * registers the same without the lag (amm_small, amm_sqr); from 7 on a step
- * is bound by the count of instructions, and the products go straight into
- * the accumulator (amm).
+ * accumulator in registers.  Up to 5 registers (2080 bits) a step takes two
+ * digits of b and the reduction runs two digits behind (amm_pair,
+ * amm_sqr_pair); with 6 registers one digit a step, the products summed
+ * apart from the accumulator so that its chain is short (amm_small,
+ * amm_sqr); from 7 on a step is bound by the count of instructions, and the
+ * products go straight into the accumulator (amm).
  *
- * Not wiped: values the compiler spills to the stack (from 7 registers up)
+ * Not wiped: values the compiler spills to the stack (from 6 registers up)
  * and the vector registers themselves, after a constant-time computation.
  *
  * Where the time goes, measured on an Intel Xeon with AVX-512 IFMA (no
@@ -54,20 +54,25 @@
  * multiply-add has a latency of 4 cycles and issues twice per cycle, but
  * every other 512-bit operation (valignq, vpaddq, broadcasts, extractions)
  * and part of the scalar work share its two ports; 512-bit loads issue once
- * per cycle.  A step at 2048 bits is 20 multiply-adds, 5 shifts and 5
- * additions, which alone take 16 cycles; in amm_small the whole step took
- * about 23 (940 cycles a multiplication, as much for a squaring), and
- * cutting the ties between the scalar and the vector side took 22% off the
- * squaring: hence the lag, which takes about 12% off at 2048 bits.  Tried
- * there and not kept (each exact):
+ * per cycle.  A one-digit step at 2048 bits is 20 multiply-adds, 5 shifts
+ * and 5 additions, which alone take 16 cycles; in amm_small the whole step
+ * took about 23 (940 cycles a multiplication, as much for a squaring).
+ * Running the reduction one digit behind took 12% off; two digits a step,
+ * with a scalar side that carries only a carry and two corrections, and no
+ * library calls to wipe scratch, another 10% to 15% (more at 1024 bits,
+ * where the work around the loop weighs more).  The step is now vector work:
+ * without its scalar side, the same loop is as fast.  Tried and not kept
+ * (each exact):
  *   - product scanning from 8 shifted copies of the operands (no shifts or
  *     additions, but 24 multiply-adds and 12 loads a step): 15% slower;
  *   - the modulus multiplied by k0, so that it is -1 mod 2^52 and q needs no
  *     multiplication: one more digit, so 2048 bits take 6 registers;
  *   - q broadcast and the vector's digit read through memory instead of the
- *     shuffle port: no change.
- * What would pay now: fewer vector operations per digit than the 6 per
- * register of these kernels (amm has 5, but a 19-cycle chain per step).
+ *     shuffle port: no change;
+ *   - two digits a step with a scalar side that tracks digits i + 1 and
+ *     i + 2 exactly (11 multiplications a step): 10% slower than one digit.
+ * What would pay now: fewer vector operations; the step at 2048 bits runs
+ * at about 1.6 of them a cycle, short of the ports' 2.
  * TODO: above 10 registers the compiler spills; a two-pass step over halves
  * of the accumulator would keep 8192 bits in registers.
  */
@@ -84,10 +89,15 @@
 __extension__ typedef unsigned __int128 u128;
 #define KMAX 20 /* registers of 8 digits: 160 digits, enough for 8192 bits */
 
-/* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m. */
+#define PAIR_KMAX 5 /* up to this many registers, two digits a step (amm_pair) */
+
+/* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m; even where
+ * the kernels take two digits a step (one more digit at most, in the same
+ * registers). */
 static int digits_for(mp_size_t n)
 {
-    return (int)((64 * n + 2 + 51) / 52);
+    int N = (int)((64 * n + 2 + 51) / 52);
+    return N <= 8 * PAIR_KMAX ? (N + 1) & ~1 : N;
 }
 
 /* ---- Conversion: portable C, constant time (only sizes steer it) ---- */
@@ -219,7 +229,7 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-#define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl")))
+#define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl,bmi2")))
 
 /* Loops over registers must unroll completely, or the accumulator lives in
  * memory: clang needs its own pragma for that (it is twice as slow with
@@ -525,25 +535,37 @@ UNROLL_ALL
 }
 
 /*
- * ---- Up to 5 registers (2080 bits): the reduction one step behind ----
+ * ---- Up to 5 registers (2080 bits): two digits of b a step ----
  *
- * There the step is short enough that waiting is what costs: in amm_small
- * the multiply-adds of q_i m wait for q_i, which the scalar side has just
- * made from the vector's digit, itself waiting for q_(i-1) m.  Here step i
- * adds a b_i and q_(i-1) m: the q a step needs was made a whole step
- * before.  In the frame of step i (lane p = digit i + p, before the shift),
- * q_(i-1) m_j belongs to digit i - 1 + j: its low half goes one lane down,
- * taken from the copy of m moved down one lane (Md: lane p holds m_(p+1);
- * m_0's low half, digit i - 1, only carries, which the scalar side has
- * counted), its high half to lane j, from m itself.  The scalar side adds
- * what the vector has not yet (hv: q_(i-1)'s share of digit i + 1), and one
- * last pass after the loop adds q_(N-1) m.  Same operation count as
- * amm_small, the same exact results.  At 2048 bits: 0.38 of mpz_powm's time
- * instead of 0.44 (1024 bits: 0.62 instead of 0.74).  With 6 registers the
- * three operand copies no longer fit beside the accumulator: amm_small.
+ * There a step is short, and what costs is the ties between the vector and
+ * the scalar side, and the work around the loop.  A step takes two digits,
+ * b_i and b_(i+1), and moves the accumulator down two lanes at once: per
+ * register, 8 multiply-adds, one addition and one shift, 5 vector
+ * operations a digit (amm_small: 6).  In the frame of step i (lane p =
+ * digit i + p):
+ *   - before the shift: lo(a b_i) into lane j (A), and the reduction two
+ *     digits behind: q_(i-2) m's low halves two lanes down (Mdd: lane p
+ *     holds m_(p+2)), its high halves and q_(i-1) m's low halves one lane
+ *     down (Md), q_(i-1) m's high halves in place (Mr);
+ *   - after the shift, in the next step's frame (Hp, from zero, added with
+ *     the next step's products): hi(a b_i) and lo(a b_(i+1)) from a moved
+ *     down one lane (Ad), hi(a b_(i+1)) from a itself.
+ * Nothing reaches a lane above the top register.
+ *
+ * The scalar side reads digits i and i + 1 from the vector once all but
+ * q_(i-1)'s products are in: what they still lack is q_(i-1)'s share (corr,
+ * computed in scalar a step before), the carry out of digit i - 1, and what
+ * this step puts below lane 0 or adds to digit i + 1 only later: hi(a_0 b_i)
+ * and lo(a_0 b_(i+1)) (e1), and q_i's share.  Everything else that lands on
+ * the two digits the shift drops, the vector has, so from step to step the
+ * scalar side carries only the carry and corr: 7 multiplications a step,
+ * against 8 for two steps of amm_small, and a chain from one q to the next
+ * that waits for two multiply-adds and an extraction.  N is even
+ * (digits_for rounds it up).  At 2048 bits, against the one-digit kernel
+ * with the reduction one step behind that this replaced: 7% less time for a
+ * multiplication, 10% for a squaring; the whole of the rest of the step
+ * is vector work (the same loop without its scalar side is as fast).
  */
-#define LAGGED_KMAX 5
-
 /* A zeroed register by the zeroing idiom, which takes no execution port (a
  * copy of a zero register would take one). */
 IFMA_INLINE __m512i fresh_zero(void)
@@ -553,125 +575,185 @@ IFMA_INLINE __m512i fresh_zero(void)
     return z;
 }
 
-/* m's registers, and the same moved down one lane (lane p: digit p + 1). */
-IFMA_INLINE void load_m_twice(__m512i *Mr, __m512i *Md, const uint64_t *m, const int K)
+/* Stores zeros over count registers' worth at p (64-byte aligned), stores
+ * the compiler may not drop: for scratch that held secrets. */
+IFMA_INLINE void wipe_registers(uint64_t *p, const int count)
+{
+UNROLL_ALL
+    for (int k = 0; k < count; k++)
+        _mm512_store_si512((void *)(p + 8 * k), _mm512_setzero_si512());
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+/* x moved down one lane (lane p: digit p + 1) or two, over K registers. */
+IFMA_INLINE void move_down(__m512i *down, const __m512i *x, const int lanes, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        const __m512i above = k + 1 < K ? x[k + 1] : zero;
+        down[k] = lanes == 1 ? _mm512_alignr_epi64(above, x[k], 1) : _mm512_alignr_epi64(above, x[k], 2);
+    }
+}
+
+/* What a step's scalar side passes to the next step. */
+struct pair_carry {
+    uint64_t c;            /* the carry out of digit i + 1 into digit i + 2 */
+    uint64_t corr0, corr1; /* q_(i+1) m's share of digits i + 2 and i + 3 */
+};
+
+/*
+ * The scalar side of a step.  u0, u1: digits i and i + 1 as the vector holds
+ * them before q_(i-1)'s products; e0, e1: what this step adds to them that
+ * the vector does not hold.  Makes q_i and q_(i+1), kept shifted left by 12
+ * bits (then S k0s is one without a mask, and the high 64 bits of
+ * m_j (q << 12) are hi(m_j q)), and the next step's carry-in and corr.
+ */
+IFMA_INLINE void pair_scalar_step(uint64_t qs[2], struct pair_carry *pc, uint64_t u0, uint64_t u1, uint64_t e0,
+                                  uint64_t e1, uint64_t k0s, const uint64_t *m)
+{
+    const uint64_t S0 = u0 + pc->c + pc->corr0 + e0;
+    const uint64_t q0 = S0 * k0s;
+    /* S0 + lo(m_0 q_i) is S0 rounded up to a multiple of 2^52. */
+    const uint64_t c0 = (S0 + M52) >> 52;
+    const uint64_t h00 = (uint64_t)(((u128)m[0] * q0) >> 64);
+    const uint64_t S1 = u1 + pc->corr1 + e1 + c0 + ((m[1] * q0) >> 12) + h00;
+    const uint64_t q1 = S1 * k0s;
+    pc->c = (S1 + M52) >> 52;
+    const u128 y0 = (u128)m[0] * q1, y1 = (u128)m[1] * q1;
+    pc->corr0 = ((uint64_t)y1 >> 12) + (uint64_t)(y0 >> 64);
+    pc->corr1 = ((m[2] * q1) >> 12) + (uint64_t)(y1 >> 64);
+    qs[0] = q0;
+    qs[1] = q1;
+}
+
+/* Lanes 0 and 1 of x. */
+IFMA_INLINE void lanes_0_1(uint64_t *v0, uint64_t *v1, __m512i x)
+{
+    const __m128i low = _mm512_castsi512_si128(x);
+    *v0 = (uint64_t)_mm_cvtsi128_si64(low);
+    *v1 = (uint64_t)_mm_extract_epi64(low, 1);
+}
+
+/* t plus q_(i-2) m's products (Q0) in the frame of step i. */
+IFMA_INLINE __m512i add_q2m(__m512i t, __m512i Md, __m512i Mdd, __m512i Q0)
+{
+    return _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(t, Mdd, Q0), Md, Q0);
+}
+
+/* t plus q_(i-1) m's products (Q1) in the frame of step i. */
+IFMA_INLINE __m512i add_q1m(__m512i t, __m512i Mr, __m512i Md, __m512i Q1)
+{
+    return _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(t, Md, Q1), Mr, Q1);
+}
+
+/* m's registers as they are, and moved down one and two lanes. */
+IFMA_INLINE void load_m_three_ways(__m512i *Mr, __m512i *Md, __m512i *Mdd, const uint64_t *m, const int K)
 {
 UNROLL_ALL
     for (int k = 0; k < K; k++)
         Mr[k] = _mm512_load_si512((const void *)(m + 8 * k));
+    move_down(Md, Mr, 1, K);
+    move_down(Mdd, Mr, 2, K);
+}
+
+/* The final frame: the accumulator, the last step's high halves and the
+ * last two q's products; digit N lacks only the last carry. */
+IFMA_INLINE void pair_finish(__m512i *R, const __m512i *Rs, const __m512i *Hp, const __m512i *Mr, const __m512i *Md,
+                             const __m512i *Mdd, __m512i Q0, __m512i Q1, uint64_t carry, const int K)
+{
 UNROLL_ALL
     for (int k = 0; k < K; k++)
-        Md[k] = _mm512_alignr_epi64(k + 1 < K ? Mr[k + 1] : _mm512_setzero_si512(), Mr[k], 1);
+        R[k] = _mm512_add_epi64(Rs[k], add_q1m(add_q2m(Hp[k], Md[k], Mdd[k], Q0), Mr[k], Md[k], Q1));
+    R[0] = _mm512_mask_add_epi64(R[0], 1, R[0], _mm512_set1_epi64((long long)carry));
 }
 
-/* The products of a's two bottom digits with every digit of b, as the
- * scalar side needs them: P0[i] = lo(a0 b_i), P1[i] = lo(a1 b_i) +
- * hi(a0 b_i), P2[i] = hi(a1 b_i): 4 K multiply-adds before the loop rather
- * than scalar 128-bit multiplications in every step. */
-IFMA_INLINE void bottom_products(uint64_t *P0, uint64_t *P1, uint64_t *P2, const uint64_t *a, const uint64_t *b,
-                                 const int K)
+/* r = a b / 2^(52 N) + (0 or m), two digits of b a step. */
+IFMA_INLINE void amm_pair(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0, int N,
+                          const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
-    const __m512i A0 = _mm512_set1_epi64((long long)a[0]), A1 = _mm512_set1_epi64((long long)a[1]);
-UNROLL_ALL
-    for (int k = 0; k < K; k++) {
-        const __m512i Bk = _mm512_load_si512((const void *)(b + 8 * k));
-        _mm512_store_si512((void *)(P0 + 8 * k), _mm512_madd52lo_epu64(zero, A0, Bk));
-        _mm512_store_si512((void *)(P1 + 8 * k), _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, A1, Bk), A0, Bk));
-        _mm512_store_si512((void *)(P2 + 8 * k), _mm512_madd52hi_epu64(zero, A1, Bk));
-    }
-}
-
-/*
- * The scalar side of a lagged step: S is digit i (exact) plus what this step
- * adds to it, V digit i + 1 as the vector holds it plus hv.  Makes q (kept
- * shifted left by 12 bits: then S k0s is it without a mask, and the high 64
- * bits of m_j (q << 12) are hi(m_j q)), the next exact digit into *D (adding
- * extra_d, this step's other share of digit i + 1), and into *hv what q m
- * gives digit i + 2 before the vector adds it a step later (plus extra_hv).
- */
-IFMA_INLINE uint64_t lagged_scalar_step(uint64_t *D, uint64_t *hv, uint64_t V, uint64_t S, uint64_t extra_d,
-                                        uint64_t extra_hv, uint64_t k0s, const uint64_t *m)
-{
-    const uint64_t qs = S * k0s;
-    const uint64_t c = (S + M52) >> 52;
-    const u128 pm0 = (u128)m[0] * qs, pm1 = (u128)m[1] * qs;
-    *D = V + extra_d + c + ((uint64_t)pm1 >> 12) + (uint64_t)(pm0 >> 64);
-    *hv = extra_hv + (uint64_t)(pm1 >> 64) + ((m[2] * qs) >> 12);
-    return qs;
-}
-
-/* r = a b / 2^(52 N) + (0 or m), the reduction one step behind. */
-IFMA_INLINE void amm_lagged(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
-                            int N, const int K)
-{
-    const __m512i zero = _mm512_setzero_si512();
-    _Alignas(64) uint64_t P[3 * LAGGED_KMAX * 8];
-    bottom_products(P, P + 8 * K, P + 16 * K, a, b, K);
-    /* Opaque to the compiler: read back as scalars, not kept in registers. */
-    const uint64_t *Pp = P;
-    __asm__("" : "+r"(Pp) : : "memory");
-    __m512i A[LAGGED_KMAX], Mr[LAGGED_KMAX], Md[LAGGED_KMAX];
+    __m512i A[PAIR_KMAX], Ad[PAIR_KMAX], Mr[PAIR_KMAX], Md[PAIR_KMAX], Mdd[PAIR_KMAX];
 UNROLL_ALL
     for (int k = 0; k < K; k++)
         A[k] = _mm512_load_si512((const void *)(a + 8 * k));
-    load_m_twice(Mr, Md, m, K);
-    __m512i Rs[LAGGED_KMAX], Hp[LAGGED_KMAX], T[LAGGED_KMAX + 1];
+    move_down(Ad, A, 1, K);
+    load_m_three_ways(Mr, Md, Mdd, m, K);
+
+    /* e1 of every step: E1[i] = hi(a_0 b_i) + lo(a_0 b_(i+1)) (odd i: unused). */
+    _Alignas(64) uint64_t E1[PAIR_KMAX * 8];
+    {
+        const __m512i A0 = _mm512_set1_epi64((long long)a[0]);
+        __m512i L[PAIR_KMAX], Ld[PAIR_KMAX];
+UNROLL_ALL
+        for (int k = 0; k < K; k++)
+            L[k] = _mm512_madd52lo_epu64(zero, A0, _mm512_load_si512((const void *)(b + 8 * k)));
+        move_down(Ld, L, 1, K);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            const __m512i h = _mm512_madd52hi_epu64(Ld[k], A0, _mm512_load_si512((const void *)(b + 8 * k)));
+            _mm512_store_si512((void *)(E1 + 8 * k), h);
+        }
+    }
+    /* Opaque to the compiler: read back as scalars, not kept in registers. */
+    const uint64_t *e1 = E1;
+    __asm__("" : "+r"(e1) : : "memory");
+
+    __m512i Rs[PAIR_KMAX], Hp[PAIR_KMAX], T[PAIR_KMAX + 1];
 UNROLL_ALL
     for (int k = 0; k < K; k++) {
         Rs[k] = zero;
         Hp[k] = zero;
     }
     const uint64_t k0s = k0 << 12;
-    uint64_t D = 0, hv = 0;
-    __m512i Qp = zero; /* the previous step's q, broadcast (none before step 0) */
-#pragma GCC unroll 2
-    for (int i = 0; i < N; i++) {
-        /* Digit i + 1 as the vector holds it, plus what it lacks: the high
-         * halves of a b_(i-1) (in Hp) and q_(i-1)'s share. */
-        const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
-        const uint64_t qs = lagged_scalar_step(&D, &hv, V, D + Pp[i], Pp[8 * K + i], Pp[16 * K + i], k0s, m);
-        const __m512i B = _mm512_set1_epi64((long long)b[i]);
+    struct pair_carry pc = {0, 0, 0};
+    __m512i Q0 = zero, Q1 = zero; /* q_(i-2), q_(i-1), broadcast (none before step 0) */
+    for (int i = 0; i < N; i += 2) {
+        const __m512i B0 = _mm512_set1_epi64((long long)b[i]), B1 = _mm512_set1_epi64((long long)b[i + 1]);
 UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            __m512i t = _mm512_madd52lo_epu64(Hp[k], A[k], B);
-            t = _mm512_madd52hi_epu64(t, Mr[k], Qp);
-            t = _mm512_madd52lo_epu64(t, Md[k], Qp);
-            T[k] = _mm512_add_epi64(Rs[k], t);
-        }
+        for (int k = 0; k < K; k++)
+            T[k] = _mm512_add_epi64(Rs[k], add_q2m(_mm512_madd52lo_epu64(Hp[k], A[k], B0), Md[k], Mdd[k], Q0));
+        uint64_t u0, u1, qs[2];
+        lanes_0_1(&u0, &u1, T[0]);
+        pair_scalar_step(qs, &pc, u0, u1, 0, e1[i], k0s, m);
+UNROLL_ALL
+        for (int k = 0; k < K; k++)
+            T[k] = add_q1m(T[k], Mr[k], Md[k], Q1);
         T[K] = zero;
 UNROLL_ALL
         for (int k = 0; k < K; k++) {
-            Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
-            Hp[k] = _mm512_madd52hi_epu64(fresh_zero(), A[k], B);
+            Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 2);
+            __m512i h = _mm512_madd52hi_epu64(fresh_zero(), Ad[k], B0);
+            h = _mm512_madd52lo_epu64(h, Ad[k], B1);
+            Hp[k] = _mm512_madd52hi_epu64(h, A[k], B1);
         }
-        Qp = _mm512_set1_epi64((long long)(qs >> 12));
+        Q0 = _mm512_set1_epi64((long long)(qs[0] >> 12));
+        Q1 = _mm512_set1_epi64((long long)(qs[1] >> 12));
     }
-    __m512i R[LAGGED_KMAX];
-UNROLL_ALL
-    for (int k = 0; k < K; k++)
-        R[k] = _mm512_add_epi64(Rs[k], _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(Hp[k], Mr[k], Qp), Md[k], Qp));
-    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    __m512i R[PAIR_KMAX];
+    pair_finish(R, Rs, Hp, Mr, Md, Mdd, Q0, Q1, pc.c, K);
     normalize_store(r, R, K);
-    explicit_bzero(P, (size_t)K * 3 * 64);
+    /* Products of a and b: secret in the constant-time path. */
+    wipe_registers(E1, K);
 }
 
 /*
- * The diagonal of the square for amm_sqr_lagged: sum_i (a_i^2 + a_i
- * (2 a_(i+1) mod 2^52) 2^52) 2^(104 i), as unnormalised digits (each below
- * 2^54), digits 0 .. 16 K - 1.  d2nc: 2 a digitwise mod 2^52, with one zero
- * word after its K registers (read shifted by one).
+ * The square's diagonal, from a's registers X (a) and D (2 a digitwise mod
+ * 2^52): sum_i (a_i^2 + a_i (2 a_(i+1) mod 2^52) 2^52) 2^(104 i), as
+ * unnormalised digits (each below 2^54), digits 0 .. 16 K - 1, and one zero
+ * register above.
  */
-IFMA_INLINE void square_diagonal(uint64_t *diag, const uint64_t *a, const uint64_t *d2nc, const int K)
+IFMA_INLINE void square_diagonal(uint64_t *diag, const __m512i *X, const __m512i *D, const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
     const __m512i lo_idx = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
     const __m512i hi_idx = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    __m512i Dd[PAIR_KMAX];
+    move_down(Dd, D, 1, K); /* lane i: 2 a_(i+1) mod 2^52 */
     __m512i hq_prev = zero;
 UNROLL_ALL
     for (int k = 0; k < K; k++) {
-        const __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
-        const __m512i y = _mm512_loadu_si512((const void *)(d2nc + 8 * k + 1)); /* lane i: 2 a_(i+1) mod 2^52 */
+        const __m512i x = X[k], y = Dd[k];
         const __m512i lp = _mm512_madd52lo_epu64(zero, x, x), hp = _mm512_madd52hi_epu64(zero, x, x);
         const __m512i lq = _mm512_madd52lo_epu64(zero, x, y), hq = _mm512_madd52hi_epu64(zero, x, y);
         /* Digit 2 i: lo(a_i^2) + hi(a_(i-1) d_i); digit 2 i + 1: hi(a_i^2) + lo(a_i d_(i+1)). */
@@ -681,95 +763,113 @@ UNROLL_ALL
         _mm512_store_si512((void *)(diag + 16 * k), _mm512_permutex2var_epi64(even, lo_idx, odd));
         _mm512_store_si512((void *)(diag + 16 * k + 8), _mm512_permutex2var_epi64(even, hi_idx, odd));
     }
+    _mm512_store_si512((void *)(diag + 16 * K), zero);
+}
+
+/* t plus lo or hi of x's lanes L and up (frame lanes: register k holds lanes
+ * 8 k .. 8 k + 7) times B; the lanes below L get nothing.  L and k are
+ * known at compile time: a whole register, a masked one, or none. */
+IFMA_INLINE __m512i madd_from_lane(__m512i t, __m512i x, __m512i B, int k, int L, int hi)
+{
+    if (8 * k + 8 <= L)
+        return t;
+    if (8 * k >= L)
+        return hi ? _mm512_madd52hi_epu64(t, x, B) : _mm512_madd52lo_epu64(t, x, B);
+    const __mmask8 from = (__mmask8)(0xffu << (L - 8 * k));
+    return hi ? _mm512_mask_madd52hi_epu64(t, from, x, B) : _mm512_mask_madd52lo_epu64(t, from, x, B);
 }
 
 /*
- * r = a a / 2^(52 N) + (0 or m), the reduction one step behind, each cross
- * product once.  a a = diag + sum_i a_i 2^(52 i) sum_(j >= i + 2) d_j
- * 2^(52 j), d = 2 a normalised (d_j = (2 a_j mod 2^52) + the top bit of
- * a_(j-1)): row i's vector part needs only d's registers under one mask
- * (lanes from i + 2), and what is special about lanes i and i + 1 (a_i
- * itself, and 2 a_(i+1) without a_i's own carry) is in diag, which the
- * scalar side adds digit by digit (D) and the last pass adds above digit N.
- * Which lanes a step touches depends on i alone.
+ * r = a a / 2^(52 N) + (0 or m), two digits a step, each cross product once.
+ * a a = diag + sum_i a_i 2^(52 i) sum_(j >= i + 2) d_j 2^(52 j), d = 2 a
+ * normalised (d_j = (2 a_j mod 2^52) + the top bit of a_(j-1)): a row needs
+ * only d's registers under a mask, and what is special about lanes i and
+ * i + 1 (a_i itself, and 2 a_(i+1) without a_i's own carry) is in diag,
+ * which the scalar side adds digit by digit and the last pass adds above
+ * digit N.  In the frame of step i, row i's low halves go into lanes from
+ * i + 2 (X = d); after the shift, row i's high halves from lane i + 1 and
+ * row i + 1's low halves from lane i + 2 (Xd: d moved down one lane), row
+ * i + 1's high halves from lane i + 3 (X).  No row product lands below lane
+ * 0 of a frame.  Which lanes a step touches depends on i alone.
  */
-IFMA_INLINE void amm_sqr_lagged(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
+IFMA_INLINE void amm_sqr_pair(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
-    _Alignas(64) uint64_t d2[LAGGED_KMAX * 8], d2nc[LAGGED_KMAX * 8 + 8], diag[LAGGED_KMAX * 16 + 8];
-    double_digits(d2, d2nc, a, K);
-    _mm512_store_si512((void *)(d2nc + 8 * K), zero);
-    _mm512_store_si512((void *)(diag + 16 * K), zero);
-    square_diagonal(diag, a, d2nc, K);
+    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
+    __m512i X[PAIR_KMAX], Xd[PAIR_KMAX], Mr[PAIR_KMAX], Md[PAIR_KMAX], Mdd[PAIR_KMAX];
+    _Alignas(64) uint64_t diag[PAIR_KMAX * 16 + 8];
+    {
+        /* d = 2 a: digitwise mod 2^52 (Dnc), then normalised (X). */
+        __m512i Aa[PAIR_KMAX], Dnc[PAIR_KMAX], C[PAIR_KMAX];
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            Aa[k] = _mm512_load_si512((const void *)(a + 8 * k));
+            const __m512i dbl = _mm512_add_epi64(Aa[k], Aa[k]);
+            Dnc[k] = _mm512_and_si512(dbl, mask52);
+            C[k] = _mm512_srli_epi64(dbl, 52);
+        }
+UNROLL_ALL
+        for (int k = 0; k < K; k++)
+            X[k] = _mm512_add_epi64(Dnc[k], _mm512_alignr_epi64(C[k], k > 0 ? C[k - 1] : zero, 7));
+        square_diagonal(diag, Aa, Dnc, K);
+    }
+    move_down(Xd, X, 1, K);
+    load_m_three_ways(Mr, Md, Mdd, m, K);
     const uint64_t *dg = diag;
     __asm__("" : "+r"(dg) : : "memory");
-    __m512i X[LAGGED_KMAX], Mr[LAGGED_KMAX], Md[LAGGED_KMAX];
-UNROLL_ALL
-    for (int k = 0; k < K; k++)
-        X[k] = _mm512_load_si512((const void *)(d2 + 8 * k));
-    load_m_twice(Mr, Md, m, K);
-    __m512i Rs[LAGGED_KMAX], Hp[LAGGED_KMAX], T[LAGGED_KMAX + 1];
+
+    __m512i Rs[PAIR_KMAX], Hp[PAIR_KMAX], T[PAIR_KMAX + 1];
 UNROLL_ALL
     for (int k = 0; k < K; k++) {
         Rs[k] = zero;
         Hp[k] = zero;
     }
     const uint64_t k0s = k0 << 12;
-    uint64_t D = dg[0], hv = 0;
-    __m512i Qp = zero;
+    struct pair_carry pc = {0, 0, 0};
+    __m512i Q0 = zero, Q1 = zero;
 UNROLL_ALL
     for (int s = 0; s < K; s++) {
-#pragma GCC unroll 8
-        for (int l = 0; l < 8; l++) {
+#pragma GCC unroll 4
+        for (int l = 0; l < 8; l += 2) {
             const int i = 8 * s + l;
             if (i >= N)
                 break;
-            /* Rows touch lanes from 2 up only: no product of a reaches
-             * digits i or i + 1 here (diag has them). */
-            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
-            const uint64_t qs = lagged_scalar_step(&D, &hv, V, D, dg[i + 1], 0, k0s, m);
-            const __m512i B = _mm512_set1_epi64((long long)a[i]);
-            const int first = (i + 2) / 8;
-            const __mmask8 fm = (__mmask8)(0xffu << ((i + 2) % 8));
+            const __m512i B0 = _mm512_set1_epi64((long long)a[i]), B1 = _mm512_set1_epi64((long long)a[i + 1]);
 UNROLL_ALL
             for (int k = 0; k < K; k++) {
-                __m512i t = Hp[k];
-                if (k == first)
-                    t = _mm512_mask_madd52lo_epu64(t, fm, X[k], B);
-                else if (k > first)
-                    t = _mm512_madd52lo_epu64(t, X[k], B);
-                if (i > 0) {
-                    t = _mm512_madd52hi_epu64(t, Mr[k], Qp);
-                    t = _mm512_madd52lo_epu64(t, Md[k], Qp);
-                }
+                __m512i t = madd_from_lane(Hp[k], X[k], B0, k, i + 2, 0);
+                if (i > 0)
+                    t = add_q2m(t, Md[k], Mdd[k], Q0);
                 T[k] = _mm512_add_epi64(Rs[k], t);
+            }
+            uint64_t u0, u1, qs[2];
+            lanes_0_1(&u0, &u1, T[0]);
+            pair_scalar_step(qs, &pc, u0, u1, dg[i], dg[i + 1], k0s, m);
+            if (i > 0) {
+UNROLL_ALL
+                for (int k = 0; k < K; k++)
+                    T[k] = add_q1m(T[k], Mr[k], Md[k], Q1);
             }
             T[K] = zero;
 UNROLL_ALL
             for (int k = 0; k < K; k++) {
-                Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
-                __m512i t = fresh_zero();
-                if (k == first)
-                    t = _mm512_mask_madd52hi_epu64(t, fm, X[k], B);
-                else if (k > first)
-                    t = _mm512_madd52hi_epu64(t, X[k], B);
-                Hp[k] = t;
+                Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 2);
+                __m512i h = madd_from_lane(fresh_zero(), Xd[k], B0, k, i + 1, 1);
+                h = madd_from_lane(h, Xd[k], B1, k, i + 2, 0);
+                Hp[k] = madd_from_lane(h, X[k], B1, k, i + 3, 1);
             }
-            Qp = _mm512_set1_epi64((long long)(qs >> 12));
+            Q0 = _mm512_set1_epi64((long long)(qs[0] >> 12));
+            Q1 = _mm512_set1_epi64((long long)(qs[1] >> 12));
         }
     }
-    __m512i R[LAGGED_KMAX];
+    __m512i R[PAIR_KMAX];
+    pair_finish(R, Rs, Hp, Mr, Md, Mdd, Q0, Q1, pc.c, K);
 UNROLL_ALL
-    for (int k = 0; k < K; k++) {
-        __m512i t = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(Hp[k], Mr[k], Qp), Md[k], Qp);
-        R[k] = _mm512_add_epi64(_mm512_add_epi64(Rs[k], t), _mm512_loadu_si512((const void *)(dg + N + 8 * k)));
-    }
-    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    for (int k = 0; k < K; k++)
+        R[k] = _mm512_add_epi64(R[k], _mm512_loadu_si512((const void *)(dg + N + 8 * k)));
     normalize_store(r, R, K);
-    /* a's digits, doubled and squared: secret in the constant-time path. */
-    explicit_bzero(d2, sizeof d2);
-    explicit_bzero(d2nc, sizeof d2nc);
-    explicit_bzero(diag, sizeof diag);
+    /* a's digits squared: secret in the constant-time path. */
+    wipe_registers(diag, 2 * K + 1);
 }
 
 typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int);
@@ -778,8 +878,8 @@ typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uin
     IFMA_TARGET static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
                                     uint64_t k0, int N)                                                \
     {                                                                                                  \
-        if (K <= LAGGED_KMAX)                                                                          \
-            amm_lagged(r, a, b, m, k0, N, K);                                                          \
+        if (K <= PAIR_KMAX)                                                                            \
+            amm_pair(r, a, b, m, k0, N, K);                                                            \
         else if (K <= 6)                                                                               \
             amm_small(r, a, b, m, k0, N, K);                                                           \
         else                                                                                           \
@@ -793,8 +893,8 @@ typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t,
 #define SQR_K(K)                                                                                       \
     IFMA_TARGET static void sqr_##K(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N) \
     {                                                                                                  \
-        if (K <= LAGGED_KMAX)                                                                          \
-            amm_sqr_lagged(r, a, m, k0, N, K);                                                         \
+        if (K <= PAIR_KMAX)                                                                            \
+            amm_sqr_pair(r, a, m, k0, N, K);                                                           \
         else                                                                                           \
             amm_sqr(r, a, m, k0, N, K);                                                                \
     }
