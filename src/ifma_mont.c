@@ -39,15 +39,14 @@
  *
  * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
  * and per operation, from always-inline bodies, so each keeps its
- * accumulator in registers.  Up to 5 registers (2080 bits) a step takes two
+ * accumulator in registers.  Up to 7 registers (2912 bits) a step takes two
  * digits of b and the reduction runs two digits behind (amm_pair,
- * amm_sqr_pair); with 6 registers one digit a step, the products summed
- * apart from the accumulator so that its chain is short (amm_small,
- * amm_sqr); from 7 on a step is bound by the count of instructions, and the
- * products go straight into the accumulator (amm).
+ * amm_sqr_pair); from 8 on a step takes one digit, the products go straight
+ * into the accumulator and the count of instructions bounds it (amm,
+ * amm_sqr).
  *
- * Not wiped: values the compiler spills to the stack (from 6 registers up)
- * and the vector registers themselves, after a constant-time computation.
+ * Not wiped: values the compiler spills to the stack and the vector
+ * registers themselves, after a constant-time computation.
  *
  * Where the time goes, measured on an Intel Xeon with AVX-512 IFMA (no
  * performance counters: cycles from a chain of dependent imuls).  A 512-bit
@@ -55,7 +54,8 @@
  * every other 512-bit operation (valignq, vpaddq, broadcasts, extractions)
  * and part of the scalar work share its two ports; 512-bit loads issue once
  * per cycle.  A one-digit step at 2048 bits is 20 multiply-adds, 5 shifts
- * and 5 additions, which alone take 16 cycles; in amm_small the whole step
+ * and 5 additions, which alone take 16 cycles; in the one-digit kernel
+ * with the products summed apart (amm_small, since removed) the whole step
  * took about 23 (940 cycles a multiplication, as much for a squaring).
  * Running the reduction one digit behind took 12% off; two digits a step,
  * with a scalar side that carries only a carry and two corrections, and no
@@ -89,7 +89,7 @@
 __extension__ typedef unsigned __int128 u128;
 #define KMAX 20 /* registers of 8 digits: 160 digits, enough for 8192 bits */
 
-#define PAIR_KMAX 5 /* up to this many registers, two digits a step (amm_pair) */
+#define PAIR_KMAX 7 /* up to this many registers, two digits a step (amm_pair) */
 
 /* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m; even where
  * the kernels take two digits a step (one more digit at most, in the same
@@ -318,7 +318,7 @@ UNROLL_ALL
         const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
         /* Low halves into each digit's own lane; then down one lane; then
          * the high halves, which belong one digit up, into the same lanes.
-         * Products go straight into the accumulator: from 7 registers up
+         * Products go straight into the accumulator: from 8 registers up
          * the step is bound by its instruction count, not its latency. */
         /* Register by register, so that only two pre-shift values are live
          * at a time: with 20 registers the rest would not fit. */
@@ -338,60 +338,6 @@ UNROLL_ALL
         }
     }
     /* Lane 0 was stale; the exact bottom digit goes in. */
-    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
-    normalize_store(r, R, K);
-}
-
-/*
- * The same product for up to 6 registers, where the step's latency rather
- * than its instruction count bounds it: the high halves of step i are kept
- * apart (Hp) and start the low-half chain of step i + 1, so the
- * accumulator's own chain is one addition and the shift.  The scalar side
- * then reads digit 1 as lane 1 of the shifted accumulator plus the high
- * halves it lacks (hv, computed in scalar).
- */
-IFMA_INLINE void amm_small(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
-                     int N, const int K)
-{
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i Rs[KMAX], Hp[KMAX], T[KMAX + 1];
-UNROLL_ALL
-    for (int k = 0; k < K; k++) {
-        Rs[k] = zero;
-        Hp[k] = zero;
-    }
-    const uint64_t a0 = a[0], a1 = a[1], m0 = m[0], m1 = m[1];
-    uint64_t D = 0, hv = 0;
-#pragma GCC unroll 2 /* lets the scalar side of one step overlap the vector side of the other */
-    for (int i = 0; i < N; i++) {
-        const uint64_t bi = b[i];
-        const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(Rs[0]), 1) + hv;
-        const u128 pa0 = (u128)a0 * bi;
-        const uint64_t S = D + ((uint64_t)pa0 & M52);
-        const uint64_t q = (S * k0) & M52;
-        const uint64_t c = (S + M52) >> 52;
-        const u128 pm0 = (u128)m0 * q;
-        D = V + ((a1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
-        hv = (uint64_t)(((u128)a1 * bi) >> 52) + (uint64_t)(((u128)m1 * q) >> 52);
-        const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            __m512i t = _mm512_madd52lo_epu64(Hp[k], _mm512_load_si512((const void *)(a + 8 * k)), B);
-            t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-            T[k] = _mm512_add_epi64(Rs[k], t);
-        }
-        T[K] = zero;
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
-            __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(a + 8 * k)), B);
-            Hp[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-        }
-    }
-    __m512i R[KMAX];
-UNROLL_ALL
-    for (int k = 0; k < K; k++)
-        R[k] = _mm512_add_epi64(Rs[k], Hp[k]);
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
 }
@@ -432,18 +378,13 @@ IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
 {
     const __m512i zero = _mm512_setzero_si512();
     _Alignas(64) uint64_t d2[KMAX * 8], d2nc[KMAX * 8];
-    /* Up to 6 registers, as in amm_small: R is the shifted accumulator
-     * without the last step's high halves, which are in Hp (and, for lane
-     * 1, in hv). */
-    __m512i R[KMAX], Hp[KMAX], T[KMAX + 1];
+    __m512i R[KMAX];
     double_digits(d2, d2nc, a, K);
 UNROLL_ALL
-    for (int k = 0; k < K; k++) {
+    for (int k = 0; k < K; k++)
         R[k] = zero;
-        Hp[k] = zero;
-    }
     const uint64_t m0 = m[0], m1 = m[1];
-    uint64_t D = 0, hv = 0;
+    uint64_t D = 0;
 UNROLL_ALL
     for (int s = 0; s < K; s++) {
         for (int l = 0; l < 8; l++) {
@@ -457,15 +398,13 @@ UNROLL_ALL
                 x0 = l == 0 ? a[0] : 0;
                 x1 = l == 0 ? d2nc[1] : l == 1 ? a[1] : 0;
             }
-            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1) + hv;
+            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
             const u128 pa0 = (u128)x0 * bi;
             const uint64_t S = D + ((uint64_t)pa0 & M52);
             const uint64_t q = (S * k0) & M52;
             const uint64_t c = (S + M52) >> 52;
             const u128 pm0 = (u128)m0 * q;
             D = V + ((x1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
-            if (K <= 6)
-                hv = (uint64_t)(((u128)x1 * bi) >> 52) + (uint64_t)(((u128)m1 * q) >> 52);
 
             const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
             /* The multiplicand's registers s and s + 1; those above are d2. */
@@ -481,51 +420,27 @@ UNROLL_ALL
             for (int k = s + 2; k < K; k++)
                 X[k] = _mm512_load_si512((const void *)(d2 + 8 * k));
 
-            if (K <= 6) {
+            /* Register by register, as in amm. */
+            __m512i lo = R[0];
+            if (s == 0)
+                lo = _mm512_madd52lo_epu64(lo, X[0], B);
+            lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
 UNROLL_ALL
-                for (int k = 0; k < K; k++) {
-                    __m512i t = _mm512_madd52lo_epu64(Hp[k], _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                    if (k >= s)
-                        t = _mm512_madd52lo_epu64(t, X[k], B);
-                    T[k] = _mm512_add_epi64(R[k], t);
+            for (int k = 0; k < K; k++) {
+                __m512i up = zero;
+                if (k + 1 < K) {
+                    up = R[k + 1];
+                    if (k + 1 >= s)
+                        up = _mm512_madd52lo_epu64(up, X[k + 1], B);
+                    up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
                 }
-                T[K] = zero;
-UNROLL_ALL
-                for (int k = 0; k < K; k++) {
-                    R[k] = _mm512_alignr_epi64(T[k + 1], T[k], 1);
-                    __m512i t = _mm512_madd52hi_epu64(zero, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                    if (k >= s)
-                        t = _mm512_madd52hi_epu64(t, X[k], B);
-                    Hp[k] = t;
-                }
-            } else {
-                /* Register by register, as in amm. */
-                __m512i lo = R[0];
-                if (s == 0)
-                    lo = _mm512_madd52lo_epu64(lo, X[0], B);
-                lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
-UNROLL_ALL
-                for (int k = 0; k < K; k++) {
-                    __m512i up = zero;
-                    if (k + 1 < K) {
-                        up = R[k + 1];
-                        if (k + 1 >= s)
-                            up = _mm512_madd52lo_epu64(up, X[k + 1], B);
-                        up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
-                    }
-                    __m512i t = _mm512_alignr_epi64(up, lo, 1);
-                    if (k >= s)
-                        t = _mm512_madd52hi_epu64(t, X[k], B);
-                    R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                    lo = up;
-                }
+                __m512i t = _mm512_alignr_epi64(up, lo, 1);
+                if (k >= s)
+                    t = _mm512_madd52hi_epu64(t, X[k], B);
+                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                lo = up;
             }
         }
-    }
-    if (K <= 6) {
-UNROLL_ALL
-        for (int k = 0; k < K; k++)
-            R[k] = _mm512_add_epi64(R[k], Hp[k]);
     }
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
@@ -535,13 +450,16 @@ UNROLL_ALL
 }
 
 /*
- * ---- Up to 5 registers (2080 bits): two digits of b a step ----
+ * ---- Up to 7 registers (2912 bits): two digits of b a step ----
  *
- * There a step is short, and what costs is the ties between the vector and
- * the scalar side, and the work around the loop.  A step takes two digits,
- * b_i and b_(i+1), and moves the accumulator down two lanes at once: per
- * register, 8 multiply-adds, one addition and one shift, 5 vector
- * operations a digit (amm_small: 6).  In the frame of step i (lane p =
+ * There a step is short, and what costs is latency: the ties between the
+ * vector and the scalar side, the accumulator's own chain, and the work
+ * around the loop.  A step takes two digits, b_i and b_(i+1), and moves the
+ * accumulator down two lanes at once: per register, 8 multiply-adds, one
+ * addition and one shift, 5 vector operations a digit, as few as amm's, but
+ * with the products summed apart from the accumulator, whose chain is two
+ * multiply-adds, an addition and a shift per two digits (amm's: four
+ * multiply-adds and a shift per digit).  In the frame of step i (lane p =
  * digit i + p):
  *   - before the shift: lo(a b_i) into lane j (A), and the reduction two
  *     digits behind: q_(i-2) m's low halves two lanes down (Mdd: lane p
@@ -559,12 +477,14 @@ UNROLL_ALL
  * and lo(a_0 b_(i+1)) (e1), and q_i's share.  Everything else that lands on
  * the two digits the shift drops, the vector has, so from step to step the
  * scalar side carries only the carry and corr: 7 multiplications a step,
- * against 8 for two steps of amm_small, and a chain from one q to the next
- * that waits for two multiply-adds and an extraction.  N is even
- * (digits_for rounds it up).  At 2048 bits, against the one-digit kernel
- * with the reduction one step behind that this replaced: 7% less time for a
- * multiplication, 10% for a squaring; the whole of the rest of the step
- * is vector work (the same loop without its scalar side is as fast).
+ * and a chain from one q to the next that waits for two multiply-adds and
+ * an extraction.  N is even (digits_for rounds it up).  At 2048 bits,
+ * against the one-digit kernel with the reduction one step behind that this
+ * replaced: 7% less time for a multiplication, 10% for a squaring, the rest
+ * of the step being vector work (the same loop without its scalar side is
+ * as fast); with 6 and 7 registers, against amm_small and amm: 6% to 11%.
+ * With 8 or more, the operand copies no longer fit in registers, and amm is
+ * as fast (8) or faster (10: 12% to 20%).
  */
 /* A zeroed register by the zeroing idiom, which takes no execution port (a
  * copy of a zero register would take one). */
@@ -880,8 +800,6 @@ typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uin
     {                                                                                                  \
         if (K <= PAIR_KMAX)                                                                            \
             amm_pair(r, a, b, m, k0, N, K);                                                            \
-        else if (K <= 6)                                                                               \
-            amm_small(r, a, b, m, k0, N, K);                                                           \
         else                                                                                           \
             amm(r, a, b, m, k0, N, K);                                                                 \
     }

@@ -24,7 +24,7 @@
  * (about 3% at 2048 bits with AVX-512 ternary logic).
  *
  * TODO: the constant-time table could square for the even entries.
- * TODO: below 704 bits GMP is as fast (jbigi_ifma_takes): the chain from one
+ * TODO: below 576 bits GMP is as fast (jbigi_ifma_takes): the chain from one
  * q to the next dominates there; interleaving independent products would
  * hide it.
  */
@@ -36,9 +36,10 @@
 
 /* The smallest and largest moduli, in limbs, where the engine wins: see
  * test/bench/ifma_bench.c for the measurement. */
-/* 704 bits: there modPow takes 0.88 of mpz_powm's time and modPowCT 0.81 of
- * mpz_powm_sec's; at 640 bits 0.96, too thin a margin; at 576 GMP wins. */
-#define TAKES_MIN_LIMBS 11
+/* 576 bits: there modPow takes 0.90 of mpz_powm's time and modPowCT 0.87 of
+ * mpz_powm_sec's; at 512 bits 0.95 to 0.98, too thin a margin; at 448 GMP
+ * wins. */
+#define TAKES_MIN_LIMBS 9
 #define TAKES_MAX_LIMBS JBIGI_IFMA_MAX_LIMBS
 
 int jbigi_ifma_takes(mp_size_t n)
