@@ -94,6 +94,12 @@ __extension__ typedef unsigned __int128 u128;
 
 #define PAIR_KMAX 7 /* up to this many registers, two digits a step (amm_pair) */
 
+/* Up to this many registers a squaring is a multiplication: the squaring
+ * kernel's work around the loop (doubling, the diagonal) costs more than
+ * the cross products it saves (2% to 3.5% slower at 3 registers and less;
+ * even at 4; 7% faster at 5). */
+#define SQR_BY_MUL_KMAX 3
+
 /* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m; even where
  * the kernels take two digits a step (one more digit at most, in the same
  * registers). */
@@ -244,6 +250,25 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 #endif
 #define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
 
+/* A zeroed register by the zeroing idiom, which takes no execution port (a
+ * copy of a zero register would take one). */
+IFMA_INLINE __m512i fresh_zero(void)
+{
+    __m512i z;
+    __asm__ volatile("vpxord %0, %0, %0" : "=v"(z));
+    return z;
+}
+
+/* Stores zeros over count registers' worth at p (64-byte aligned), stores
+ * the compiler may not drop: for scratch that held secrets. */
+IFMA_INLINE void wipe_registers(uint64_t *p, const int count)
+{
+UNROLL_ALL
+    for (int k = 0; k < count; k++)
+        _mm512_store_si512((void *)(p + 8 * k), _mm512_setzero_si512());
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+
 /*
  * Normalises the K registers of R into 52-bit digits and stores them at r.
  * The value must be below 2^(52 * 8 K) (it is: below 2 m).
@@ -290,6 +315,29 @@ UNROLL_ALL
     }
 }
 
+/* From 8 registers up a step is bound by the two ports that take the
+ * 512-bit operations, not by latency, so values cross between the scalar
+ * and the vector side through memory: a store and a load take neither port,
+ * where vpextrq and vpbroadcastq from a general register take one or two
+ * uops there. */
+/* Lane 1 of x. */
+IFMA_INLINE uint64_t lane1_via_memory(__m512i x)
+{
+    _Alignas(16) uint64_t low[2];
+    _mm_store_si128((__m128i *)low, _mm512_castsi512_si128(x));
+    uint64_t v;
+    __asm__("movq %1, %0" : "=r"(v) : "m"(low[1]));
+    return v;
+}
+
+/* v in every lane. */
+IFMA_INLINE __m512i broadcast_via_memory(uint64_t v)
+{
+    __m512i x;
+    __asm__("vpbroadcastq %1, %0" : "=v"(x) : "m"(v));
+    return x;
+}
+
 /* r = a b / 2^(52 N) + (0 or m): see the top of the file. */
 IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
                      int N, const int K)
@@ -299,26 +347,39 @@ IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const ui
 UNROLL_ALL
     for (int k = 0; k < K; k++)
         R[k] = zero;
-    const uint64_t a0 = a[0], a1 = a[1], m0 = m[0], m1 = m[1];
+    /* What a_0 and a_1 add to the two bottom digits at each step, for the
+     * scalar side, computed for all of b at once: lo(a_0 b_i) (F) and
+     * lo(a_1 b_i) + hi(a_0 b_i) (E). */
+    _Alignas(64) uint64_t F[KMAX * 8], E[KMAX * 8];
+    {
+        const __m512i A0 = _mm512_set1_epi64((long long)a[0]), A1 = _mm512_set1_epi64((long long)a[1]);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            const __m512i x = _mm512_load_si512((const void *)(b + 8 * k));
+            _mm512_store_si512((void *)(F + 8 * k), _mm512_madd52lo_epu64(zero, A0, x));
+            _mm512_store_si512((void *)(E + 8 * k), _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, A1, x), A0, x));
+        }
+    }
+    const uint64_t *f = F, *e = E;
+    __asm__("" : "+r"(f), "+r"(e) : : "memory");
+    const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
     uint64_t D = 0; /* the bottom digit, exactly */
     for (int i = 0; i < N; i++) {
-        const uint64_t bi = b[i];
         /* The next digit up as the vector holds it before this step. */
-        const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
-        const u128 pa0 = (u128)a0 * bi;
-        const uint64_t S = D + ((uint64_t)pa0 & M52);
-        const uint64_t q = (S * k0) & M52;
+        const uint64_t V = lane1_via_memory(R[0]);
+        const uint64_t S = D + f[i];
+        /* q, shifted left 12 bits as in pair_scalar_step. */
+        const uint64_t qs = S * k0s;
         /* S + (m0 q mod 2^52) is S rounded up to a multiple of 2^52, so the
          * carry out of the bottom digit is known before q: this keeps one
          * multiplication off the chain from one q to the next. */
         const uint64_t c = (S + M52) >> 52;
-        const u128 pm0 = (u128)m0 * q;
         /* The new bottom digit: digit 1 as it was, plus this step's low
          * halves for digit 1 and high halves from digit 0 (which the vector
          * adds to its lanes too), plus the carry. */
-        D = V + ((a1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
+        D = V + e[i] + c + ((m1 * qs) >> 12) + (uint64_t)(((u128)m0 * qs) >> 64);
 
-        const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
+        const __m512i B = broadcast_via_memory(b[i]), Q = broadcast_via_memory(qs >> 12);
         /* Low halves into each digit's own lane; then down one lane; then
          * the high halves, which belong one digit up, into the same lanes.
          * Products go straight into the accumulator: from 8 registers up
@@ -343,113 +404,9 @@ UNROLL_ALL
     /* Lane 0 was stale; the exact bottom digit goes in. */
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
-}
-
-/* 2 a for the squarings: d2 normalised (digit j is (2 a_j mod 2^52) plus the
- * top bit of a_(j-1)), d2nc digitwise mod 2^52, K registers each. */
-IFMA_INLINE void double_digits(uint64_t *d2, uint64_t *d2nc, const uint64_t *a, const int K)
-{
-    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
-    __m512i cprev = _mm512_setzero_si512();
-UNROLL_ALL
-    for (int k = 0; k < K; k++) {
-        __m512i x = _mm512_load_si512((const void *)(a + 8 * k));
-        __m512i dbl = _mm512_add_epi64(x, x);
-        __m512i nc = _mm512_and_si512(dbl, mask52);
-        __m512i c = _mm512_srli_epi64(dbl, 52);
-        _mm512_store_si512((void *)(d2nc + 8 * k), nc);
-        _mm512_store_si512((void *)(d2 + 8 * k), _mm512_add_epi64(nc, _mm512_alignr_epi64(c, cprev, 7)));
-        cprev = c;
-    }
-}
-
-/*
- * r = a a / 2^(52 N) + (0 or m), each cross product computed once.
- *
- * a a = sum_i a_i 2^(52 i) (a_i 2^(52 i) + 2 sum_{j>i} a_j 2^(52 j)), so step
- * i multiplies a_i by a vector whose lanes below i are zero (the registers
- * wholly below i are skipped: that is the saving, about half the product
- * multiply-adds), lane i is a_i and the lanes above hold 2 a.  The doubled
- * digits must fit in 52 bits: d2 = 2 a normalised (digit j is (2 a_j mod
- * 2^52) plus the top bit of a_(j-1), below 2^52 without further carries) is
- * right for the lanes from i + 2 on, and lane i + 1 takes 2 a_(i+1) mod 2^52
- * without the carry in, which belongs to a_i's own doubling and is not wanted
- * there: the carries then telescope to exactly 2 sum_{j>i} a_j 2^(52 j).
- * Which lanes get what depends on i alone, never on the values.
- */
-IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
-{
-    const __m512i zero = _mm512_setzero_si512();
-    _Alignas(64) uint64_t d2[KMAX * 8], d2nc[KMAX * 8];
-    __m512i R[KMAX];
-    double_digits(d2, d2nc, a, K);
-UNROLL_ALL
-    for (int k = 0; k < K; k++)
-        R[k] = zero;
-    const uint64_t m0 = m[0], m1 = m[1];
-    uint64_t D = 0;
-UNROLL_ALL
-    for (int s = 0; s < K; s++) {
-        for (int l = 0; l < 8; l++) {
-            const int i = 8 * s + l;
-            if (i >= N)
-                break;
-            const uint64_t bi = a[i];
-            /* Lanes 0 and 1 of this step's multiplicand, for the scalar side. */
-            uint64_t x0 = 0, x1 = 0;
-            if (s == 0) {
-                x0 = l == 0 ? a[0] : 0;
-                x1 = l == 0 ? d2nc[1] : l == 1 ? a[1] : 0;
-            }
-            const uint64_t V = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(R[0]), 1);
-            const u128 pa0 = (u128)x0 * bi;
-            const uint64_t S = D + ((uint64_t)pa0 & M52);
-            const uint64_t q = (S * k0) & M52;
-            const uint64_t c = (S + M52) >> 52;
-            const u128 pm0 = (u128)m0 * q;
-            D = V + ((x1 * bi) & M52) + (uint64_t)(pa0 >> 52) + c + ((m1 * q) & M52) + (uint64_t)(pm0 >> 52);
-
-            const __m512i B = _mm512_set1_epi64((long long)bi), Q = _mm512_set1_epi64((long long)q);
-            /* The multiplicand's registers s and s + 1; those above are d2. */
-            const __mmask8 eq = (__mmask8)(1u << l), next = (__mmask8)(2u << l), above = (__mmask8)(0xfcu << l);
-            __m512i X[KMAX];
-            X[s] = _mm512_maskz_mov_epi64(above, _mm512_load_si512((const void *)(d2 + 8 * s)));
-            X[s] = _mm512_mask_mov_epi64(X[s], eq, _mm512_load_si512((const void *)(a + 8 * s)));
-            X[s] = _mm512_mask_mov_epi64(X[s], next, _mm512_load_si512((const void *)(d2nc + 8 * s)));
-            if (s + 1 < K)
-                X[s + 1] = _mm512_mask_mov_epi64(_mm512_load_si512((const void *)(d2 + 8 * (s + 1))),
-                                                 (__mmask8)(l == 7), _mm512_load_si512((const void *)(d2nc + 8 * (s + 1))));
-UNROLL_ALL
-            for (int k = s + 2; k < K; k++)
-                X[k] = _mm512_load_si512((const void *)(d2 + 8 * k));
-
-            /* Register by register, as in amm. */
-            __m512i lo = R[0];
-            if (s == 0)
-                lo = _mm512_madd52lo_epu64(lo, X[0], B);
-            lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
-UNROLL_ALL
-            for (int k = 0; k < K; k++) {
-                __m512i up = zero;
-                if (k + 1 < K) {
-                    up = R[k + 1];
-                    if (k + 1 >= s)
-                        up = _mm512_madd52lo_epu64(up, X[k + 1], B);
-                    up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
-                }
-                __m512i t = _mm512_alignr_epi64(up, lo, 1);
-                if (k >= s)
-                    t = _mm512_madd52hi_epu64(t, X[k], B);
-                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
-                lo = up;
-            }
-        }
-    }
-    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
-    normalize_store(r, R, K);
-    /* They are a's digits, doubled: secret in the constant-time path. */
-    explicit_bzero(d2, (size_t)K * 64);
-    explicit_bzero(d2nc, (size_t)K * 64);
+    /* Products of a and b: secret in the constant-time path. */
+    wipe_registers(F, K);
+    wipe_registers(E, K);
 }
 
 /*
@@ -491,25 +448,6 @@ UNROLL_ALL
  * With 8 or more, the operand copies no longer fit in registers, and amm is
  * as fast (8) or faster (10: 12% to 20%).
  */
-/* A zeroed register by the zeroing idiom, which takes no execution port (a
- * copy of a zero register would take one). */
-IFMA_INLINE __m512i fresh_zero(void)
-{
-    __m512i z;
-    __asm__ volatile("vpxord %0, %0, %0" : "=v"(z));
-    return z;
-}
-
-/* Stores zeros over count registers' worth at p (64-byte aligned), stores
- * the compiler may not drop: for scratch that held secrets. */
-IFMA_INLINE void wipe_registers(uint64_t *p, const int count)
-{
-UNROLL_ALL
-    for (int k = 0; k < count; k++)
-        _mm512_store_si512((void *)(p + 8 * k), _mm512_setzero_si512());
-    __asm__ volatile("" : : "r"(p) : "memory");
-}
-
 /* x moved down one lane (lane p: digit p + 1) or two, over K registers. */
 IFMA_INLINE void move_down(__m512i *down, const __m512i *x, const int lanes, const int K)
 {
@@ -686,7 +624,7 @@ IFMA_INLINE void square_diagonal(uint64_t *diag, const __m512i *X, const __m512i
     const __m512i zero = _mm512_setzero_si512();
     const __m512i lo_idx = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
     const __m512i hi_idx = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
-    __m512i Dd[PAIR_KMAX];
+    __m512i Dd[KMAX];
     move_down(Dd, D, 1, K); /* lane i: 2 a_(i+1) mod 2^52 */
     __m512i hq_prev = zero;
 UNROLL_ALL
@@ -702,6 +640,27 @@ UNROLL_ALL
         _mm512_store_si512((void *)(diag + 16 * k + 8), _mm512_permutex2var_epi64(even, hi_idx, odd));
     }
     _mm512_store_si512((void *)(diag + 16 * K), zero);
+}
+
+/* For a squaring: X = d = 2 a normalised (digit j is (2 a_j mod 2^52) plus
+ * the top bit of a_(j-1)), and diag (see square_diagonal). */
+IFMA_INLINE void square_prepare(__m512i *X, uint64_t *diag, const uint64_t *a, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
+    /* 2 a digitwise mod 2^52 (Dnc) and each digit's carry (C). */
+    __m512i Aa[KMAX], Dnc[KMAX], C[KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        Aa[k] = _mm512_load_si512((const void *)(a + 8 * k));
+        const __m512i dbl = _mm512_add_epi64(Aa[k], Aa[k]);
+        Dnc[k] = _mm512_and_si512(dbl, mask52);
+        C[k] = _mm512_srli_epi64(dbl, 52);
+    }
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        X[k] = _mm512_add_epi64(Dnc[k], _mm512_alignr_epi64(C[k], k > 0 ? C[k - 1] : zero, 7));
+    square_diagonal(diag, Aa, Dnc, K);
 }
 
 /* t plus lo or hi of x's lanes L and up (frame lanes: register k holds lanes
@@ -733,24 +692,9 @@ IFMA_INLINE __m512i madd_from_lane(__m512i t, __m512i x, __m512i B, int k, int L
 IFMA_INLINE void amm_sqr_pair(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
-    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
-    __m512i X[PAIR_KMAX], Xd[PAIR_KMAX], Mr[PAIR_KMAX], Md[PAIR_KMAX], Mdd[PAIR_KMAX];
+    __m512i X[KMAX], Xd[PAIR_KMAX], Mr[PAIR_KMAX], Md[PAIR_KMAX], Mdd[PAIR_KMAX];
     _Alignas(64) uint64_t diag[PAIR_KMAX * 16 + 8];
-    {
-        /* d = 2 a: digitwise mod 2^52 (Dnc), then normalised (X). */
-        __m512i Aa[PAIR_KMAX], Dnc[PAIR_KMAX], C[PAIR_KMAX];
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            Aa[k] = _mm512_load_si512((const void *)(a + 8 * k));
-            const __m512i dbl = _mm512_add_epi64(Aa[k], Aa[k]);
-            Dnc[k] = _mm512_and_si512(dbl, mask52);
-            C[k] = _mm512_srli_epi64(dbl, 52);
-        }
-UNROLL_ALL
-        for (int k = 0; k < K; k++)
-            X[k] = _mm512_add_epi64(Dnc[k], _mm512_alignr_epi64(C[k], k > 0 ? C[k - 1] : zero, 7));
-        square_diagonal(diag, Aa, Dnc, K);
-    }
+    square_prepare(X, diag, a, K);
     move_down(Xd, X, 1, K);
     load_m_three_ways(Mr, Md, Mdd, m, K);
     const uint64_t *dg = diag;
@@ -805,6 +749,97 @@ UNROLL_ALL
     wipe_registers(diag, 2 * K + 1);
 }
 
+/*
+ * r = a a / 2^(52 N) + (0 or m) from 8 registers up: one digit a step as in
+ * amm, each cross product once as in amm_sqr_pair.  Row i (a_i times d's
+ * digits from i + 2) puts its low halves into lanes i + 2 and up of frame i
+ * and, after the shift, its high halves into the same lanes of frame i + 1,
+ * where they belong one digit up.  Those lanes start in register (i + 2) / 8
+ * under a mask made from i (public): the registers below are skipped, and no
+ * row product reaches the two bottom digits of a frame, so the scalar side
+ * adds only diag's digit, the rest of diag joining in the last pass.
+ */
+IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    _Alignas(64) uint64_t d[KMAX * 8];
+    _Alignas(64) uint64_t diag[KMAX * 16 + 8];
+    {
+        __m512i X[KMAX];
+        square_prepare(X, diag, a, K);
+UNROLL_ALL
+        for (int k = 0; k < K; k++)
+            _mm512_store_si512((void *)(d + 8 * k), X[k]);
+    }
+    const uint64_t *dg = diag;
+    __asm__("" : "+r"(dg) : : "memory");
+
+    __m512i R[KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        R[k] = zero;
+    const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
+    uint64_t D = dg[0]; /* the bottom digit, exactly */
+UNROLL_ALL
+    for (int s = 0; s < K; s++) {
+        for (int l = 0; l < 8; l++) {
+            const int i = 8 * s + l;
+            if (i >= N)
+                break;
+            /* As in amm, with q kept shifted as in pair_scalar_step. */
+            const uint64_t V = lane1_via_memory(R[0]);
+            const uint64_t qs = D * k0s;
+            const uint64_t c = (D + M52) >> 52;
+            D = V + c + ((m1 * qs) >> 12) + (uint64_t)(((u128)m0 * qs) >> 64) + dg[i + 1];
+
+            const __m512i B = broadcast_via_memory(a[i]), Q = broadcast_via_memory(qs >> 12);
+            /* Lanes i + 2 and up: in register s from lane l + 2, in s + 1
+             * from lane l - 6 (all of it while l < 6). */
+            const unsigned from = 0xfffcu << l;
+            const __mmask8 in_s = (__mmask8)from, in_next = (__mmask8)(from >> 8);
+            __m512i lo = R[0];
+            if (s == 0)
+                lo = _mm512_mask_madd52lo_epu64(lo, in_s, _mm512_load_si512((const void *)d), B);
+            lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
+UNROLL_ALL
+            for (int k = 0; k < K; k++) {
+                __m512i up = zero;
+                if (k + 1 < K) {
+                    const __m512i x = _mm512_load_si512((const void *)(d + 8 * (k + 1)));
+                    up = R[k + 1];
+                    if (k + 1 == s)
+                        up = _mm512_mask_madd52lo_epu64(up, in_s, x, B);
+                    else if (k + 1 == s + 1)
+                        up = _mm512_mask_madd52lo_epu64(up, in_next, x, B);
+                    else if (k + 1 > s)
+                        up = _mm512_madd52lo_epu64(up, x, B);
+                    up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
+                }
+                __m512i t = _mm512_alignr_epi64(up, lo, 1);
+                const __m512i x = _mm512_load_si512((const void *)(d + 8 * k));
+                if (k == s)
+                    t = _mm512_mask_madd52hi_epu64(t, in_s, x, B);
+                else if (k == s + 1)
+                    t = _mm512_mask_madd52hi_epu64(t, in_next, x, B);
+                else if (k > s)
+                    t = _mm512_madd52hi_epu64(t, x, B);
+                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                lo = up;
+            }
+        }
+    }
+    /* diag from digit N up; lane 0, stale, takes the exact digit (which has
+     * diag's digit N already). */
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        R[k] = _mm512_add_epi64(R[k], _mm512_loadu_si512((const void *)(dg + N + 8 * k)));
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K);
+    /* a's digits doubled and squared: secret in the constant-time path. */
+    wipe_registers(d, K);
+    wipe_registers(diag, 2 * K + 1);
+}
+
 typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int);
 
 #define AMM_K(K)                                                                                       \
@@ -824,7 +859,9 @@ typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t,
 #define SQR_K(K)                                                                                       \
     IFMA_TARGET static void sqr_##K(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N) \
     {                                                                                                  \
-        if (K <= PAIR_KMAX)                                                                            \
+        if (K <= SQR_BY_MUL_KMAX)                                                                      \
+            amm_pair(r, a, a, m, k0, N, K);                                                            \
+        else if (K <= PAIR_KMAX)                                                                       \
             amm_sqr_pair(r, a, m, k0, N, K);                                                           \
         else                                                                                           \
             amm_sqr(r, a, m, k0, N, K);                                                                \
