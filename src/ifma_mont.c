@@ -35,15 +35,16 @@
  * < 2 m.  So results stay in [0, 2 m) without a conditional subtraction, and
  * only the final conversion out of the domain reduces fully.
  *
- * Squarings compute each cross product once: see amm_sqr and amm_sqr_pair.
+ * Squarings compute each cross product once: see amm_sqr and amm_sqr_pair
+ * (up to 3 registers a squaring is a multiplication: SQR_BY_MUL_KMAX).
  *
  * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
  * and per operation, from always-inline bodies, so each keeps its
  * accumulator in registers.  Up to 7 registers (2912 bits) a step takes two
  * digits of b and the reduction runs two digits behind (amm_pair,
  * amm_sqr_pair); from 8 on a step takes one digit, the products go straight
- * into the accumulator and the count of instructions bounds it (amm,
- * amm_sqr).
+ * into the accumulator and the two ports that take 512-bit operations bound
+ * it (amm, amm_sqr).
  *
  * Not wiped: values the compiler spills to the stack and the vector
  * registers themselves, after a constant-time computation.
@@ -76,6 +77,24 @@
  *     modPowCT at 2048 bits as the library is compiled (-fPIC).
  * What would pay now: fewer vector operations; the step at 2048 bits runs
  * at about 1.6 of them a cycle, short of the ports' 2.
+ *
+ * From 8 registers up the ports are the limit, and the scalar side's
+ * instructions count as much as the vector's (a scalar addition may take
+ * one of those ports too): feeding the q chain a constant instead of the
+ * vector's digit leaves a 3072-bit squaring as fast, and so does summing
+ * the high halves apart (a shorter accumulator chain, one more addition:
+ * 3.5% slower at 10 registers).  What paid there, per digit: the vector's
+ * digit read and q and b broadcast through memory, a store and a load, off
+ * those ports (vpextrq takes two uops on them, a broadcast from a general
+ * register one), and the multiplication's a_0 b_i and a_1 b_i products from
+ * one vector pass per call instead of three multiplications a step: 2% to
+ * 5% off a multiplication at 3072 to 8192 bits, 3% to 8% off a squaring
+ * (8% at 4096).  Up to 7 registers the same crossings through memory are
+ * 2% to 10% slower: there the chain from one q to the next (about 30 cycles
+ * a step at 2048 bits) is as long as the ports' work, and the store and
+ * load add to it.  Not kept either: the squaring's row masks loaded from a
+ * table instead of made from i (no change); the one-digit kernels at 5
+ * registers (40% slower than amm_pair: latency).
  * TODO: above 10 registers the compiler spills; a two-pass step over halves
  * of the accumulator would keep 8192 bits in registers.
  */
