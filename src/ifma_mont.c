@@ -84,29 +84,20 @@
  * simple instructions count as much as the vector's (they may take those
  * ports too): with the one-digit kernel that amm_wide replaced, feeding the
  * q chain a constant instead of the vector's digit left a 3072-bit
- * squaring as fast.  That kernel gained 2% to 4% from a_0 b_i and a_1 b_i
- * made by one vector pass per call instead of three scalar multiplications
- * a digit (amm_wide does the same), and 3% to 8% from reading the vector's
- * digit and broadcasting q and b through memory (a store and a load, off
- * those ports).  amm_wide takes two digits a step: 8 multiply-adds and one
- * shift per register instead of 8 and two shifts, with q's products after
- * the shift and last.  Against that kernel, in exponentiations (ifma_bench,
- * five runs each): 3072 bits 0.314 of mpz_powm's time instead of 0.324 and
- * 0.294 of mpz_powm_sec's instead of 0.318; 4096 bits 0.272 and 0.256
- * instead of 0.266 and 0.259.  Not kept:
- *   - amm_wide crossing through memory: faster in a loop of squarings in one
- *     layout, slower in exponentiations, and up to 12% apart from one
- *     address of the operands to another (a load that seems to wait for an
- *     unrelated store four kilobytes away);
- *   - amm_wide with q_i's low halves before the shift: 10% slower at 3072
- *     bits (the next step's read then waits for seven multiply-adds and a
- *     shift after q);
- *   - q's products summed apart in the squaring at 10 registers (they are
- *     at 8: 4% there), or in the one-digit kernel: 3.5% to 10% slower;
- *   - the squaring's row masks loaded from a table: no change;
- *   - amm_wide up to 7 registers: 3% to 20% slower than amm_pair, whose lag
- *     keeps the chain from one q to the next short; crossing through memory
- *     there: 2% to 10% slower, for the same reason.
+ * squaring as fast.  What paid there, against that kernel: values crossing
+ * between the scalar and the vector side through memory (3% to 8%); a_0 b_i
+ * and a_1 b_i from one vector pass per call instead of three scalar
+ * multiplications a digit (2% to 4%); two digits a step, 8 multiply-adds
+ * and one shift per register instead of 8 and two shifts, with q's products
+ * after the shift and last (see amm_wide; 3072 bits: 10% off a
+ * multiplication; 4096: 5%); at 8 registers, q's products summed apart in
+ * the squaring (4%).  Up to 7 registers the crossings through memory are 2%
+ * to 10% slower, and amm_wide 3% to 20% slower than amm_pair: there the
+ * chain from one q to the next is as long as the ports' work.  Not kept:
+ * the squaring's row masks loaded from a table (no change); the one-digit
+ * kernel's high halves summed apart (3.5% slower at 10 registers); amm_wide
+ * with q_i's low halves before the shift (10% slower at 3072 bits: the
+ * next step's lanes then wait for seven multiply-adds and a shift after q).
  * TODO: above 10 registers the compiler spills; a two-pass step over halves
  * of the accumulator would keep 8192 bits in registers.
  */
@@ -705,9 +696,30 @@ UNROLL_ALL
  * up into the carry.  Per register and two digits: 8 multiply-adds and one
  * shift (one digit a step: 10 operations), and one scalar step.  Ad, Md
  * and Mdd are made per call and read from memory: with 8 registers A, M
- * and the accumulator already take 24 of the 32.  Here the ports that take
- * the 512-bit operations bound a step, not the chain from q to q.
+ * and the accumulator already take 24 of the 32.
  */
+/* Here a step is bound by the two ports that take the 512-bit operations
+ * (the scalar side's simple instructions may take them too), not by the
+ * chain from one q to the next, so values cross between the scalar and
+ * the vector side through memory: a store and a load take neither port,
+ * where vpextrq takes two uops there and a broadcast from a general
+ * register one. */
+/* Lanes 0 and 1 of x. */
+IFMA_INLINE void lanes_0_1_via_memory(uint64_t *v0, uint64_t *v1, __m512i x)
+{
+    _Alignas(16) uint64_t low[2];
+    _mm_store_si128((__m128i *)low, _mm512_castsi512_si128(x));
+    __asm__("movq %2, %0\n\tmovq %3, %1" : "=r"(*v0), "=r"(*v1) : "m"(low[0]), "m"(low[1]));
+}
+
+/* v in every lane. */
+IFMA_INLINE __m512i broadcast_via_memory(uint64_t v)
+{
+    __m512i x;
+    __asm__("vpbroadcastq %1, %0" : "=v"(x) : "m"(v));
+    return x;
+}
+
 /* *p in every lane, loaded as a broadcast. */
 IFMA_INLINE __m512i broadcast_from(const uint64_t *p)
 {
@@ -775,11 +787,11 @@ UNROLL_ALL
     uint64_t c = 0;
     for (int i = 0; i < N; i += 2) {
         uint64_t u0, u1, qs[2];
-        lanes_0_1(&u0, &u1, R[0]);
+        lanes_0_1_via_memory(&u0, &u1, R[0]);
         /* Digit i + 1 also lacks lo(a_0 b_(i+1)). */
         wide_scalar_step(qs, &c, u0, u1, f[i], e[i] + f[i + 1], k0s, m0, m1);
         const __m512i B0 = broadcast_from(b + i), B1 = broadcast_from(b + i + 1);
-        const __m512i Q0 = _mm512_set1_epi64((long long)(qs[0] >> 12)), Q1 = _mm512_set1_epi64((long long)(qs[1] >> 12));
+        const __m512i Q0 = broadcast_via_memory(qs[0] >> 12), Q1 = broadcast_via_memory(qs[1] >> 12);
         /* Register by register, so that only two pre-shift values are live
          * at a time: with 20 registers the rest would not fit. */
         __m512i lo = _mm512_madd52lo_epu64(R[0], _mm512_load_si512((const void *)a), B0);
@@ -862,10 +874,10 @@ UNROLL_ALL
             if (i >= N)
                 break;
             uint64_t u0, u1, qs[2];
-            lanes_0_1(&u0, &u1, R[0]);
+            lanes_0_1_via_memory(&u0, &u1, R[0]);
             wide_scalar_step(qs, &c, u0, u1, dg[i], dg[i + 1], k0s, m0, m1);
             const __m512i B0 = broadcast_from(a + i), B1 = broadcast_from(a + i + 1);
-            const __m512i Q0 = _mm512_set1_epi64((long long)(qs[0] >> 12)), Q1 = _mm512_set1_epi64((long long)(qs[1] >> 12));
+            const __m512i Q0 = broadcast_via_memory(qs[0] >> 12), Q1 = broadcast_via_memory(qs[1] >> 12);
             /* Lanes from i + 1, i + 2, i + 3: in register s from lane l + 1,
              * l + 2, l + 3, in s + 1 from lane l - 7, l - 6, l - 5. */
             const unsigned from1 = 0xfffeu << l, from2 = 0xfffcu << l, from3 = 0xfff8u << l;
