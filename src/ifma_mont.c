@@ -15,17 +15,16 @@
  * go into the lanes as they are after the move, i.e. one digit up.  That
  * order needs no extra lane at the top and one shift per register per digit.
  *
- * The serial part is q: it needs the full value of the bottom digit.  The
- * kernels take two digits of b a step: a scalar side reads the two bottom
- * digits from the vector once a step, adds with scalar multiplications what
- * the vector has not added to them yet, and makes the two q's; the vector
- * adds all the products and moves the accumulator down two lanes.  The two
- * families below differ in how long the chain from one q to the next may
- * be, which sets how much of the reduction the vector does before the read.
+ * The serial part is q: it needs the full value of the bottom digit.  That
+ * digit lives in a general register (D), never in the vector: the vector's
+ * lane 0 is stale and thrown away by each shift.  The next bottom digit is
+ * computed from lane 1 as it was *before* this step's multiply-adds, plus this
+ * step's contributions to it recomputed with scalar multiplications, so the
+ * chain q -> q' runs through a handful of scalar instructions and never waits
+ * for a vector multiply-add, a shift and an extraction in a row.
  *
  * Lanes never overflow: a lane receives at most 4 products' halves (< 2^52
  * each) per digit of b, so at most 4 N 2^52 < 2^62 for N <= 160 digits.
- * N is even (digits_for rounds it up, within the same registers).
  * After the last digit, one vector pass moves each lane's bits above 52 up
  * one lane; what is left is at most one carry per lane, which ripples through
  * lanes equal to 2^52 - 1: computed at once on bit masks with one integer
@@ -36,16 +35,16 @@
  * < 2 m.  So results stay in [0, 2 m) without a conditional subtraction, and
  * only the final conversion out of the domain reduces fully.
  *
- * Squarings compute each cross product once: see amm_sqr_pair and
- * amm_sqr_wide (up to 3 registers a squaring is a multiplication:
- * SQR_BY_MUL_KMAX).
+ * Squarings compute each cross product once: see amm_sqr and amm_sqr_pair
+ * (up to 3 registers a squaring is a multiplication: SQR_BY_MUL_KMAX).
  *
  * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
  * and per operation, from always-inline bodies, so each keeps its
- * accumulator in registers.  Up to 7 registers (2912 bits) the reduction
- * runs two digits behind (amm_pair, amm_sqr_pair): there the chain from one
- * q to the next bounds a step.  From 8 on it does not lag, and the two ports
- * that take 512-bit operations bound a step (amm_wide, amm_sqr_wide).
+ * accumulator in registers.  Up to 7 registers (2912 bits) a step takes two
+ * digits of b and the reduction runs two digits behind (amm_pair,
+ * amm_sqr_pair); from 8 on a step takes one digit, the products go straight
+ * into the accumulator and the two ports that take 512-bit operations bound
+ * it (amm, amm_sqr).
  *
  * Not wiped: values the compiler spills to the stack and the vector
  * registers themselves, after a constant-time computation.
@@ -72,32 +71,30 @@
  *   - q broadcast and the vector's digit read through memory instead of the
  *     shuffle port: no change;
  *   - two digits a step with a scalar side that tracks digits i + 1 and
- *     i + 2 exactly (11 multiplications a step): 10% slower than one digit
- *     at 2048 bits;
+ *     i + 2 exactly (11 multiplications a step): 10% slower than one digit;
  *   - squarings in a row in one call, the modulus' registers made and the
  *     scratch wiped once: 2% faster in a plain build, but 4% slower for
  *     modPowCT at 2048 bits as the library is compiled (-fPIC).
  * What would pay now: fewer vector operations; the step at 2048 bits runs
  * at about 1.6 of them a cycle, short of the ports' 2.
  *
- * From 8 registers up the two ports are the limit, and the scalar side's
- * simple instructions count as much as the vector's (they may take those
- * ports too): with the one-digit kernel that amm_wide replaced, feeding the
- * q chain a constant instead of the vector's digit left a 3072-bit
- * squaring as fast.  What paid there, against that kernel: values crossing
- * between the scalar and the vector side through memory (3% to 8%); a_0 b_i
- * and a_1 b_i from one vector pass per call instead of three scalar
- * multiplications a digit (2% to 4%); two digits a step, 8 multiply-adds
- * and one shift per register instead of 8 and two shifts, with q's products
- * after the shift and last (see amm_wide; 3072 bits: 10% off a
- * multiplication; 4096: 5%); at 8 registers, q's products summed apart in
- * the squaring (4%).  Up to 7 registers the crossings through memory are 2%
- * to 10% slower, and amm_wide 3% to 20% slower than amm_pair: there the
- * chain from one q to the next is as long as the ports' work.  Not kept:
- * the squaring's row masks loaded from a table (no change); the one-digit
- * kernel's high halves summed apart (3.5% slower at 10 registers); amm_wide
- * with q_i's low halves before the shift (10% slower at 3072 bits: the
- * next step's lanes then wait for seven multiply-adds and a shift after q).
+ * From 8 registers up the ports are the limit, and the scalar side's
+ * instructions count as much as the vector's (a scalar addition may take
+ * one of those ports too): feeding the q chain a constant instead of the
+ * vector's digit leaves a 3072-bit squaring as fast, and so does summing
+ * the high halves apart (a shorter accumulator chain, one more addition:
+ * 3.5% slower at 10 registers).  What paid there, per digit: the vector's
+ * digit read and q and b broadcast through memory, a store and a load, off
+ * those ports (vpextrq takes two uops on them, a broadcast from a general
+ * register one), and the multiplication's a_0 b_i and a_1 b_i products from
+ * one vector pass per call instead of three multiplications a step: 2% to
+ * 5% off a multiplication at 3072 to 8192 bits, 3% to 8% off a squaring
+ * (8% at 4096).  Up to 7 registers the same crossings through memory are
+ * 2% to 10% slower: there the chain from one q to the next (about 30 cycles
+ * a step at 2048 bits) is as long as the ports' work, and the store and
+ * load add to it.  Not kept either: the squaring's row masks loaded from a
+ * table instead of made from i (no change); the one-digit kernels at 5
+ * registers (40% slower than amm_pair: latency).
  * TODO: above 10 registers the compiler spills; a two-pass step over halves
  * of the accumulator would keep 8192 bits in registers.
  */
@@ -128,7 +125,7 @@ __extension__ typedef unsigned __int128 u128;
 static int digits_for(mp_size_t n)
 {
     int N = (int)((64 * n + 2 + 51) / 52);
-    return (N + 1) & ~1;
+    return N <= 8 * PAIR_KMAX ? (N + 1) & ~1 : N;
 }
 
 /* ---- Conversion: portable C, constant time (only sizes steer it) ---- */
@@ -337,6 +334,100 @@ UNROLL_ALL
     }
 }
 
+/* From 8 registers up a step is bound by the two ports that take the
+ * 512-bit operations, not by latency, so values cross between the scalar
+ * and the vector side through memory: a store and a load take neither port,
+ * where vpextrq and vpbroadcastq from a general register take one or two
+ * uops there. */
+/* Lane 1 of x. */
+IFMA_INLINE uint64_t lane1_via_memory(__m512i x)
+{
+    _Alignas(16) uint64_t low[2];
+    _mm_store_si128((__m128i *)low, _mm512_castsi512_si128(x));
+    uint64_t v;
+    __asm__("movq %1, %0" : "=r"(v) : "m"(low[1]));
+    return v;
+}
+
+/* v in every lane. */
+IFMA_INLINE __m512i broadcast_via_memory(uint64_t v)
+{
+    __m512i x;
+    __asm__("vpbroadcastq %1, %0" : "=v"(x) : "m"(v));
+    return x;
+}
+
+/* r = a b / 2^(52 N) + (0 or m): see the top of the file. */
+IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
+                     int N, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i R[KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        R[k] = zero;
+    /* What a_0 and a_1 add to the two bottom digits at each step, for the
+     * scalar side, computed for all of b at once: lo(a_0 b_i) (F) and
+     * lo(a_1 b_i) + hi(a_0 b_i) (E). */
+    _Alignas(64) uint64_t F[KMAX * 8], E[KMAX * 8];
+    {
+        const __m512i A0 = _mm512_set1_epi64((long long)a[0]), A1 = _mm512_set1_epi64((long long)a[1]);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            const __m512i x = _mm512_load_si512((const void *)(b + 8 * k));
+            _mm512_store_si512((void *)(F + 8 * k), _mm512_madd52lo_epu64(zero, A0, x));
+            _mm512_store_si512((void *)(E + 8 * k), _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, A1, x), A0, x));
+        }
+    }
+    const uint64_t *f = F, *e = E;
+    __asm__("" : "+r"(f), "+r"(e) : : "memory");
+    const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
+    uint64_t D = 0; /* the bottom digit, exactly */
+    for (int i = 0; i < N; i++) {
+        /* The next digit up as the vector holds it before this step. */
+        const uint64_t V = lane1_via_memory(R[0]);
+        const uint64_t S = D + f[i];
+        /* q, shifted left 12 bits as in pair_scalar_step. */
+        const uint64_t qs = S * k0s;
+        /* S + (m0 q mod 2^52) is S rounded up to a multiple of 2^52, so the
+         * carry out of the bottom digit is known before q: this keeps one
+         * multiplication off the chain from one q to the next. */
+        const uint64_t c = (S + M52) >> 52;
+        /* The new bottom digit: digit 1 as it was, plus this step's low
+         * halves for digit 1 and high halves from digit 0 (which the vector
+         * adds to its lanes too), plus the carry. */
+        D = V + e[i] + c + ((m1 * qs) >> 12) + (uint64_t)(((u128)m0 * qs) >> 64);
+
+        const __m512i B = broadcast_via_memory(b[i]), Q = broadcast_via_memory(qs >> 12);
+        /* Low halves into each digit's own lane; then down one lane; then
+         * the high halves, which belong one digit up, into the same lanes.
+         * Products go straight into the accumulator: from 8 registers up
+         * the step is bound by its instruction count, not its latency. */
+        /* Register by register, so that only two pre-shift values are live
+         * at a time: with 20 registers the rest would not fit. */
+        __m512i lo = _mm512_madd52lo_epu64(R[0], _mm512_load_si512((const void *)a), B);
+        lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            __m512i up = zero;
+            if (k + 1 < K) {
+                up = _mm512_madd52lo_epu64(R[k + 1], _mm512_load_si512((const void *)(a + 8 * (k + 1))), B);
+                up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
+            }
+            __m512i t = _mm512_alignr_epi64(up, lo, 1);
+            t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
+            R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            lo = up;
+        }
+    }
+    /* Lane 0 was stale; the exact bottom digit goes in. */
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K);
+    /* Products of a and b: secret in the constant-time path. */
+    wipe_registers(F, K);
+    wipe_registers(E, K);
+}
+
 /*
  * ---- Up to 7 registers (2912 bits): two digits of b a step ----
  *
@@ -344,11 +435,10 @@ UNROLL_ALL
  * vector and the scalar side, the accumulator's own chain, and the work
  * around the loop.  A step takes two digits, b_i and b_(i+1), and moves the
  * accumulator down two lanes at once: per register, 8 multiply-adds, one
- * addition and one shift, 5 vector operations a digit, as few as a
- * one-digit step's, but with the products summed apart from the
- * accumulator, whose chain is two multiply-adds, an addition and a shift
- * per two digits (one digit a step: four multiply-adds and a shift per
- * digit).  In the frame of step i (lane p =
+ * addition and one shift, 5 vector operations a digit, as few as amm's, but
+ * with the products summed apart from the accumulator, whose chain is two
+ * multiply-adds, an addition and a shift per two digits (amm's: four
+ * multiply-adds and a shift per digit).  In the frame of step i (lane p =
  * digit i + p):
  *   - before the shift: lo(a b_i) into lane j (A), and the reduction two
  *     digits behind: q_(i-2) m's low halves two lanes down (Mdd: lane p
@@ -373,10 +463,9 @@ UNROLL_ALL
  * squaring, and 3% to 9% more from wiping scratch with inline stores instead
  * of library calls; the rest of the step is vector work (the same loop
  * without its scalar side is as fast).  With 6 and 7 registers, against
- * the one-digit kernels of the time: 6% to 11%.
- * With 8 or more, the operand copies no longer fit in registers, and the
- * one-digit kernel of the time was as fast (8) or faster (10: 12% to 20%);
- * amm_wide is faster still.
+ * amm_small and amm: 6% to 11%.
+ * With 8 or more, the operand copies no longer fit in registers, and amm is
+ * as fast (8) or faster (10: 12% to 20%).
  */
 /* x moved down one lane (lane p: digit p + 1) or two, over K registers. */
 IFMA_INLINE void move_down(__m512i *down, const __m512i *x, const int lanes, const int K)
@@ -680,173 +769,19 @@ UNROLL_ALL
 }
 
 /*
- * ---- From 8 registers up: two digits a step, no lag ----
- *
- * amm_pair's step without its lag and without Hp: the scalar side reads
- * digits i and i + 1 from lanes 0 and 1 once the previous step is done,
- * makes q_i and q_(i+1) from them, and the vector adds every product of
- * the step straight into the accumulator: before the shift by two lanes
- * only lo(a b_i) (A); after it, in the frame of step i + 2, hi(a b_i) and
- * lo(a b_(i+1)) (Ad, a moved down one lane), hi(a b_(i+1)) (A), then q's:
- * lo(m q_i) (Mdd, m moved down two lanes), hi(m q_i) and lo(m q_(i+1))
- * (Md), hi(m q_(i+1)) (M).  With q's products last, the next step's read
- * waits for four multiply-adds after q, not for seven and a shift.  What
- * the shift drops (digits i and i + 1) and what no lane receives (the
- * products of a_0 and m_0 that belong to digit i + 1), the scalar side adds
- * up into the carry.  Per register and two digits: 8 multiply-adds and one
- * shift (one digit a step: 10 operations), and one scalar step.  Ad, Md
- * and Mdd are made per call and read from memory: with 8 registers A, M
- * and the accumulator already take 24 of the 32.
+ * r = a a / 2^(52 N) + (0 or m) from 8 registers up: one digit a step as in
+ * amm, each cross product once as in amm_sqr_pair.  Row i (a_i times d's
+ * digits from i + 2) puts its low halves into lanes i + 2 and up of frame i
+ * and, after the shift, its high halves into the same lanes of frame i + 1,
+ * where they belong one digit up.  Those lanes start in register (i + 2) / 8
+ * under a mask made from i (public): the registers below are skipped, and no
+ * row product reaches the two bottom digits of a frame, so the scalar side
+ * adds only diag's digit, the rest of diag joining in the last pass.
  */
-/* Here a step is bound by the two ports that take the 512-bit operations
- * (the scalar side's simple instructions may take them too), not by the
- * chain from one q to the next, so values cross between the scalar and
- * the vector side through memory: a store and a load take neither port,
- * where vpextrq takes two uops there and a broadcast from a general
- * register one. */
-/* Lanes 0 and 1 of x. */
-IFMA_INLINE void lanes_0_1_via_memory(uint64_t *v0, uint64_t *v1, __m512i x)
-{
-    _Alignas(16) uint64_t low[2];
-    _mm_store_si128((__m128i *)low, _mm512_castsi512_si128(x));
-    __asm__("movq %2, %0\n\tmovq %3, %1" : "=r"(*v0), "=r"(*v1) : "m"(low[0]), "m"(low[1]));
-}
-
-/* v in every lane. */
-IFMA_INLINE __m512i broadcast_via_memory(uint64_t v)
-{
-    __m512i x;
-    __asm__("vpbroadcastq %1, %0" : "=v"(x) : "m"(v));
-    return x;
-}
-
-/* *p in every lane, loaded as a broadcast. */
-IFMA_INLINE __m512i broadcast_from(const uint64_t *p)
-{
-    __m512i x;
-    __asm__("vpbroadcastq %1, %0" : "=v"(x) : "m"(*p));
-    return x;
-}
-
-/* x (K registers at p) moved down one lane, stored at down. */
-IFMA_INLINE void store_moved_down(uint64_t *down, const uint64_t *p, const int K)
+IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
 {
     const __m512i zero = _mm512_setzero_si512();
-UNROLL_ALL
-    for (int k = 0; k < K; k++) {
-        const __m512i above = k + 1 < K ? _mm512_load_si512((const void *)(p + 8 * (k + 1))) : zero;
-        _mm512_store_si512((void *)(down + 8 * k),
-                           _mm512_alignr_epi64(above, _mm512_load_si512((const void *)(p + 8 * k)), 1));
-    }
-}
-
-/* The scalar step: u0, u1 are digits i and i + 1 as the vector holds them,
- * *c the carry into digit i; e0 and e1 what the step adds to them that no
- * lane holds except q's share.  Makes q_i and q_(i+1) (shifted left 12
- * bits, as in pair_scalar_step) and the carry into digit i + 2. */
-IFMA_INLINE void wide_scalar_step(uint64_t qs[2], uint64_t *c, uint64_t u0, uint64_t u1, uint64_t e0,
-                                  uint64_t e1, uint64_t k0s, uint64_t m0, uint64_t m1)
-{
-    const uint64_t S0 = u0 + *c + e0;
-    qs[0] = S0 * k0s;
-    const uint64_t c0 = (S0 + M52) >> 52;
-    const uint64_t S1 = u1 + c0 + e1 + ((m1 * qs[0]) >> 12) + (uint64_t)(((u128)m0 * qs[0]) >> 64);
-    qs[1] = S1 * k0s;
-    *c = (S1 + M52) >> 52;
-}
-
-/* r = a b / 2^(52 N) + (0 or m), N even. */
-IFMA_INLINE void amm_wide(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
-                          int N, const int K)
-{
-    const __m512i zero = _mm512_setzero_si512();
-    /* What a_0 and a_1 add to the two bottom digits, for the scalar side,
-     * for all of b at once: lo(a_0 b_i) (F) and lo(a_1 b_i) + hi(a_0 b_i)
-     * (E).  Then a and m moved down. */
-    _Alignas(64) uint64_t F[KMAX * 8], E[KMAX * 8], ad[KMAX * 8], md[KMAX * 8], mdd[KMAX * 8];
-    {
-        const __m512i A0 = _mm512_set1_epi64((long long)a[0]), A1 = _mm512_set1_epi64((long long)a[1]);
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            const __m512i x = _mm512_load_si512((const void *)(b + 8 * k));
-            _mm512_store_si512((void *)(F + 8 * k), _mm512_madd52lo_epu64(zero, A0, x));
-            _mm512_store_si512((void *)(E + 8 * k), _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, A1, x), A0, x));
-        }
-    }
-    store_moved_down(ad, a, K);
-    store_moved_down(md, m, K);
-    store_moved_down(mdd, md, K);
-    const uint64_t *f = F, *e = E;
-    __asm__("" : "+r"(f), "+r"(e) : : "memory");
-
-    __m512i R[KMAX];
-UNROLL_ALL
-    for (int k = 0; k < K; k++)
-        R[k] = zero;
-    const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
-    uint64_t c = 0;
-    for (int i = 0; i < N; i += 2) {
-        uint64_t u0, u1, qs[2];
-        lanes_0_1_via_memory(&u0, &u1, R[0]);
-        /* Digit i + 1 also lacks lo(a_0 b_(i+1)). */
-        wide_scalar_step(qs, &c, u0, u1, f[i], e[i] + f[i + 1], k0s, m0, m1);
-        const __m512i B0 = broadcast_from(b + i), B1 = broadcast_from(b + i + 1);
-        const __m512i Q0 = broadcast_via_memory(qs[0] >> 12), Q1 = broadcast_via_memory(qs[1] >> 12);
-        /* Register by register, so that only two pre-shift values are live
-         * at a time: with 20 registers the rest would not fit. */
-        __m512i lo = _mm512_madd52lo_epu64(R[0], _mm512_load_si512((const void *)a), B0);
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            __m512i up = zero;
-            if (k + 1 < K)
-                up = _mm512_madd52lo_epu64(R[k + 1], _mm512_load_si512((const void *)(a + 8 * (k + 1))), B0);
-            __m512i t = _mm512_alignr_epi64(up, lo, 2);
-            const __m512i x = _mm512_load_si512((const void *)(ad + 8 * k));
-            const __m512i y = _mm512_load_si512((const void *)(md + 8 * k));
-            t = _mm512_madd52hi_epu64(t, x, B0);
-            t = _mm512_madd52lo_epu64(t, x, B1);
-            t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B1);
-            t = _mm512_madd52lo_epu64(t, _mm512_load_si512((const void *)(mdd + 8 * k)), Q0);
-            t = _mm512_madd52hi_epu64(t, y, Q0);
-            t = _mm512_madd52lo_epu64(t, y, Q1);
-            R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q1);
-            lo = up;
-        }
-    }
-    R[0] = _mm512_mask_add_epi64(R[0], 1, R[0], _mm512_set1_epi64((long long)c));
-    normalize_store(r, R, K);
-    /* Products of a and b, and a: secret in the constant-time path. */
-    wipe_registers(F, K);
-    wipe_registers(E, K);
-    wipe_registers(ad, K);
-}
-
-/* t plus lo or hi of x's lanes under the step's masks: none of register k
- * below s, under in_s in register s, under in_next in s + 1, all above. */
-IFMA_INLINE __m512i row_madd(__m512i t, __m512i x, __m512i B, int k, int s, __mmask8 in_s, __mmask8 in_next,
-                             int hi)
-{
-    if (k < s)
-        return t;
-    if (k == s)
-        return hi ? _mm512_mask_madd52hi_epu64(t, in_s, x, B) : _mm512_mask_madd52lo_epu64(t, in_s, x, B);
-    if (k == s + 1)
-        return hi ? _mm512_mask_madd52hi_epu64(t, in_next, x, B) : _mm512_mask_madd52lo_epu64(t, in_next, x, B);
-    return hi ? _mm512_madd52hi_epu64(t, x, B) : _mm512_madd52lo_epu64(t, x, B);
-}
-
-/*
- * r = a a / 2^(52 N) + (0 or m), N even: amm_wide's step with the rows of
- * amm_sqr_pair (d = 2 a normalised; row i from lane i + 2 before the shift;
- * after it, row i's high halves from lane i + 1 and row i + 1's low halves
- * from lane i + 2 of d moved down, row i + 1's high halves from lane i + 3
- * of d) and its diagonal, which the scalar side adds to digits i and i + 1
- * and the last pass above digit N.
- */
-IFMA_INLINE void amm_sqr_wide(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, const int K)
-{
-    const __m512i zero = _mm512_setzero_si512();
-    _Alignas(64) uint64_t d[KMAX * 8], dd[KMAX * 8], md[KMAX * 8], mdd[KMAX * 8];
+    _Alignas(64) uint64_t d[KMAX * 8];
     _Alignas(64) uint64_t diag[KMAX * 16 + 8];
     {
         __m512i X[KMAX];
@@ -855,9 +790,6 @@ UNROLL_ALL
         for (int k = 0; k < K; k++)
             _mm512_store_si512((void *)(d + 8 * k), X[k]);
     }
-    store_moved_down(dd, d, K);
-    store_moved_down(md, m, K);
-    store_moved_down(mdd, md, K);
     const uint64_t *dg = diag;
     __asm__("" : "+r"(dg) : : "memory");
 
@@ -866,59 +798,64 @@ UNROLL_ALL
     for (int k = 0; k < K; k++)
         R[k] = zero;
     const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
-    uint64_t c = 0;
+    uint64_t D = dg[0]; /* the bottom digit, exactly */
 UNROLL_ALL
     for (int s = 0; s < K; s++) {
-        for (int l = 0; l < 8; l += 2) {
+        for (int l = 0; l < 8; l++) {
             const int i = 8 * s + l;
             if (i >= N)
                 break;
-            uint64_t u0, u1, qs[2];
-            lanes_0_1_via_memory(&u0, &u1, R[0]);
-            wide_scalar_step(qs, &c, u0, u1, dg[i], dg[i + 1], k0s, m0, m1);
-            const __m512i B0 = broadcast_from(a + i), B1 = broadcast_from(a + i + 1);
-            const __m512i Q0 = broadcast_via_memory(qs[0] >> 12), Q1 = broadcast_via_memory(qs[1] >> 12);
-            /* Lanes from i + 1, i + 2, i + 3: in register s from lane l + 1,
-             * l + 2, l + 3, in s + 1 from lane l - 7, l - 6, l - 5. */
-            const unsigned from1 = 0xfffeu << l, from2 = 0xfffcu << l, from3 = 0xfff8u << l;
-            const __mmask8 s1 = (__mmask8)from1, n1 = (__mmask8)(from1 >> 8);
-            const __mmask8 s2 = (__mmask8)from2, n2 = (__mmask8)(from2 >> 8);
-            const __mmask8 s3 = (__mmask8)from3, n3 = (__mmask8)(from3 >> 8);
-            __m512i lo = row_madd(R[0], _mm512_load_si512((const void *)d), B0, 0, s, s2, n2, 0);
+            /* As in amm, with q kept shifted as in pair_scalar_step. */
+            const uint64_t V = lane1_via_memory(R[0]);
+            const uint64_t qs = D * k0s;
+            const uint64_t c = (D + M52) >> 52;
+            D = V + c + ((m1 * qs) >> 12) + (uint64_t)(((u128)m0 * qs) >> 64) + dg[i + 1];
+
+            const __m512i B = broadcast_via_memory(a[i]), Q = broadcast_via_memory(qs >> 12);
+            /* Lanes i + 2 and up: in register s from lane l + 2, in s + 1
+             * from lane l - 6 (all of it while l < 6). */
+            const unsigned from = 0xfffcu << l;
+            const __mmask8 in_s = (__mmask8)from, in_next = (__mmask8)(from >> 8);
+            __m512i lo = R[0];
+            if (s == 0)
+                lo = _mm512_mask_madd52lo_epu64(lo, in_s, _mm512_load_si512((const void *)d), B);
+            lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
 UNROLL_ALL
             for (int k = 0; k < K; k++) {
                 __m512i up = zero;
-                if (k + 1 < K)
-                    up = row_madd(R[k + 1], _mm512_load_si512((const void *)(d + 8 * (k + 1))), B0, k + 1, s, s2, n2, 0);
-                __m512i t = _mm512_alignr_epi64(up, lo, 2);
-                const __m512i x = _mm512_load_si512((const void *)(dd + 8 * k));
-                const __m512i y = _mm512_load_si512((const void *)(md + 8 * k));
-                t = row_madd(t, x, B0, k, s, s1, n1, 1);
-                t = row_madd(t, x, B1, k, s, s2, n2, 0);
-                t = row_madd(t, _mm512_load_si512((const void *)(d + 8 * k)), B1, k, s, s3, n3, 1);
-                /* At 8 registers q's products are summed apart, off the
-                 * accumulator's chain: 5% faster there for one more
-                 * addition, 5% to 10% slower from 10 registers up, where
-                 * the registers run short. */
-                __m512i h = K <= 8 ? fresh_zero() : t;
-                h = _mm512_madd52lo_epu64(h, _mm512_load_si512((const void *)(mdd + 8 * k)), Q0);
-                h = _mm512_madd52hi_epu64(h, y, Q0);
-                h = _mm512_madd52lo_epu64(h, y, Q1);
-                h = _mm512_madd52hi_epu64(h, _mm512_load_si512((const void *)(m + 8 * k)), Q1);
-                R[k] = K <= 8 ? _mm512_add_epi64(t, h) : h;
+                if (k + 1 < K) {
+                    const __m512i x = _mm512_load_si512((const void *)(d + 8 * (k + 1)));
+                    up = R[k + 1];
+                    if (k + 1 == s)
+                        up = _mm512_mask_madd52lo_epu64(up, in_s, x, B);
+                    else if (k + 1 == s + 1)
+                        up = _mm512_mask_madd52lo_epu64(up, in_next, x, B);
+                    else if (k + 1 > s)
+                        up = _mm512_madd52lo_epu64(up, x, B);
+                    up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
+                }
+                __m512i t = _mm512_alignr_epi64(up, lo, 1);
+                const __m512i x = _mm512_load_si512((const void *)(d + 8 * k));
+                if (k == s)
+                    t = _mm512_mask_madd52hi_epu64(t, in_s, x, B);
+                else if (k == s + 1)
+                    t = _mm512_mask_madd52hi_epu64(t, in_next, x, B);
+                else if (k > s)
+                    t = _mm512_madd52hi_epu64(t, x, B);
+                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
                 lo = up;
             }
         }
     }
-    /* The last carry, and diag from digit N up. */
+    /* diag from digit N up; lane 0, stale, takes the exact digit (which has
+     * diag's digit N already). */
 UNROLL_ALL
     for (int k = 0; k < K; k++)
         R[k] = _mm512_add_epi64(R[k], _mm512_loadu_si512((const void *)(dg + N + 8 * k)));
-    R[0] = _mm512_mask_add_epi64(R[0], 1, R[0], _mm512_set1_epi64((long long)c));
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K);
     /* a's digits doubled and squared: secret in the constant-time path. */
     wipe_registers(d, K);
-    wipe_registers(dd, K);
     wipe_registers(diag, 2 * K + 1);
 }
 
@@ -931,7 +868,7 @@ typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uin
         if (K <= PAIR_KMAX)                                                                            \
             amm_pair(r, a, b, m, k0, N, K);                                                            \
         else                                                                                           \
-            amm_wide(r, a, b, m, k0, N, K);                                                            \
+            amm(r, a, b, m, k0, N, K);                                                                 \
     }
 AMM_K(1) AMM_K(2) AMM_K(3) AMM_K(4) AMM_K(5) AMM_K(6) AMM_K(7) AMM_K(8) AMM_K(9) AMM_K(10)
 AMM_K(11) AMM_K(12) AMM_K(13) AMM_K(14) AMM_K(15) AMM_K(16) AMM_K(17) AMM_K(18) AMM_K(19) AMM_K(20)
@@ -946,7 +883,7 @@ typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t,
         else if (K <= PAIR_KMAX)                                                                       \
             amm_sqr_pair(r, a, m, k0, N, K);                                                           \
         else                                                                                           \
-            amm_sqr_wide(r, a, m, k0, N, K);                                                           \
+            amm_sqr(r, a, m, k0, N, K);                                                                \
     }
 SQR_K(1) SQR_K(2) SQR_K(3) SQR_K(4) SQR_K(5) SQR_K(6) SQR_K(7) SQR_K(8) SQR_K(9) SQR_K(10)
 SQR_K(11) SQR_K(12) SQR_K(13) SQR_K(14) SQR_K(15) SQR_K(16) SQR_K(17) SQR_K(18) SQR_K(19) SQR_K(20)
