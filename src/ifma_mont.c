@@ -522,14 +522,18 @@ IFMA_INLINE void pair_scalar_step(uint64_t qs[2], struct pair_carry *pc, uint64_
     qs[1] = q1;
 }
 
-/* The accumulator and the pending high halves, zero before step 0. */
-IFMA_INLINE void pair_clear(__m512i *Rs, __m512i *Hp, const int K)
+/* Before step 0: the accumulator and the pending high halves zero, no q
+ * yet (Q0, Q1: q_(i-2) and q_(i-1), broadcast), no carry or correction. */
+IFMA_INLINE void pair_clear(__m512i *Rs, __m512i *Hp, __m512i *Q0, __m512i *Q1, struct pair_carry *pc, const int K)
 {
 UNROLL_ALL
     for (int k = 0; k < K; k++) {
         Rs[k] = _mm512_setzero_si512();
         Hp[k] = _mm512_setzero_si512();
     }
+    *Q0 = _mm512_setzero_si512();
+    *Q1 = _mm512_setzero_si512();
+    pc->c = pc->corr0 = pc->corr1 = 0;
 }
 
 /* The step's q_i and q_(i+1) (kept shifted, see pair_scalar_step),
@@ -612,11 +616,10 @@ UNROLL_ALL
     const uint64_t *e1 = E1;
     __asm__("" : "+r"(e1) : : "memory");
 
-    __m512i Rs[PAIR_KMAX], Hp[PAIR_KMAX], T[PAIR_KMAX + 1];
-    pair_clear(Rs, Hp, K);
+    __m512i Rs[PAIR_KMAX], Hp[PAIR_KMAX], T[PAIR_KMAX + 1], Q0, Q1;
+    struct pair_carry pc;
+    pair_clear(Rs, Hp, &Q0, &Q1, &pc, K);
     const uint64_t k0s = k0 << 12;
-    struct pair_carry pc = {0, 0, 0};
-    __m512i Q0 = zero, Q1 = zero; /* q_(i-2), q_(i-1), broadcast (none before step 0) */
     for (int i = 0; i < N; i += 2) {
         const __m512i B0 = _mm512_set1_epi64((long long)b[i]), B1 = _mm512_set1_epi64((long long)b[i + 1]);
 UNROLL_ALL
@@ -732,11 +735,10 @@ IFMA_INLINE void amm_sqr_pair(uint64_t *r, const uint64_t *a, const uint64_t *m,
     const uint64_t *dg = diag;
     __asm__("" : "+r"(dg) : : "memory");
 
-    __m512i Rs[PAIR_KMAX], Hp[PAIR_KMAX], T[PAIR_KMAX + 1];
-    pair_clear(Rs, Hp, K);
+    __m512i Rs[PAIR_KMAX], Hp[PAIR_KMAX], T[PAIR_KMAX + 1], Q0, Q1;
+    struct pair_carry pc;
+    pair_clear(Rs, Hp, &Q0, &Q1, &pc, K);
     const uint64_t k0s = k0 << 12;
-    struct pair_carry pc = {0, 0, 0};
-    __m512i Q0 = zero, Q1 = zero;
 UNROLL_ALL
     for (int s = 0; s < K; s++) {
 #pragma GCC unroll 4
