@@ -295,7 +295,8 @@ static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_t
     if (k->ifma) {
         /* The modulus of a table is public (R^2 mod m is not even used here):
          * the quick division, also for the constant-time path. */
-        if (jbigi_ifma_ctx_init(&c->ifma_ctx, k->modulus, k->n, 0) != 0) {
+        int flags = constant_time ? JBIGI_IFMA_SECRET_VALUES : 0;
+        if (jbigi_ifma_ctx_init(&c->ifma_ctx, k->modulus, k->n, flags) != 0) {
             jbigi_scratch_free(scratch, total);
             return NULL;
         }

@@ -83,17 +83,28 @@ typedef struct {
     uint64_t *m;        /* the modulus in digits (words, 64-byte aligned) */
     uint64_t *rr;       /* R^2 mod m in digits */
     mp_limb_t *m_limbs; /* a copy of the modulus in limbs */
+    int secret_values;  /* JBIGI_IFMA_SECRET_VALUES was given */
     void *mem;          /* the one allocation behind the arrays */
     size_t mem_size;
 } jbigi_ifma_ctx;
 
+/* What ctx_init's flags say is secret. */
+/* The modulus: R^2 mod m by GMP's side-channel-silent division
+ * (mpn_sec_div_r). */
+#define JBIGI_IFMA_SECRET_MODULUS 1
+/* The numbers multiplied: mul and sqr take no branch on them.  Without it,
+ * a product stores its result as soon as no digit carries into the next,
+ * which is all but always, and otherwise takes the branch-free way. */
+#define JBIGI_IFMA_SECRET_VALUES 2
+#define JBIGI_IFMA_CONSTANT_TIME (JBIGI_IFMA_SECRET_MODULUS | JBIGI_IFMA_SECRET_VALUES)
+
 /*
  * Prepares ctx for the modulus m (n limbs, odd, top limb non-zero,
- * n <= JBIGI_IFMA_MAX_LIMBS).  constant_time: compute R^2 mod m with GMP's
- * side-channel-silent division (mpn_sec_div_r), for a secret modulus.
+ * n <= JBIGI_IFMA_MAX_LIMBS), with flags from the JBIGI_IFMA_SECRET_*
+ * above (0: nothing secret, for the variable-time paths).
  * Requires jbigi_ifma_available().  Free with jbigi_ifma_ctx_clear.
  */
-int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, int constant_time);
+int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags);
 
 /* Wipes and frees what ctx_init allocated. */
 void jbigi_ifma_ctx_clear(jbigi_ifma_ctx *ctx);
@@ -125,5 +136,13 @@ void jbigi_ifma_from_mont(const jbigi_ifma_ctx *ctx, mp_limb_t *x, const uint64_
  */
 void jbigi_ifma_mul(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b);
 void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a);
+
+/*
+ * For the tests: how mul and sqr store their result.  x: words digits
+ * (64-byte aligned, words a multiple of 8 up to 160), each below 2^62,
+ * whose value is below 2^(52 words); r gets the value in 52-bit digits.
+ * secret: as JBIGI_IFMA_SECRET_VALUES.  Requires jbigi_ifma_available().
+ */
+void jbigi_ifma_normalize(uint64_t *r, const uint64_t *x, int words, int secret);
 
 #endif

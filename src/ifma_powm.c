@@ -193,7 +193,7 @@ int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
                         const mp_limb_t *m, mp_size_t n)
 {
     jbigi_ifma_ctx ctx;
-    int rc = jbigi_ifma_ctx_init(&ctx, m, n, 1);
+    int rc = jbigi_ifma_ctx_init(&ctx, m, n, JBIGI_IFMA_CONSTANT_TIME);
     if (rc != 0)
         return rc;
     const size_t words = (size_t)ctx.words;

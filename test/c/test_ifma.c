@@ -219,7 +219,7 @@ static void check_layer(mp_size_t n, long cases)
         random_below(a, m, n);
         random_below(b, m, n);
         int ct = (int)(c & 1);
-        int rc = jbigi_ifma_ctx_init(&ctx, m, n, ct);
+        int rc = jbigi_ifma_ctx_init(&ctx, m, n, ct ? JBIGI_IFMA_CONSTANT_TIME : 0);
         CHECK(rc == 0, "ctx_init n=%ld: %d", (long)n, rc);
         if (rc != 0)
             return;
@@ -270,6 +270,59 @@ static void check_layer(mp_size_t n, long cases)
     }
 }
 
+/*
+ * The last step of mul and sqr on unnormalised digits made to carry: lanes
+ * whose low 52 bits are all ones, or close, under a carry from the lane
+ * below, and runs of all-ones lanes for the carry to ripple through.  Such
+ * a lane is all but impossible to reach through products, and without
+ * JBIGI_IFMA_SECRET_VALUES it is the only way to the branch-free store.
+ */
+static void check_normalize(int words, long cases)
+{
+    _Alignas(64) uint64_t x[8 * 20], r[8 * 20];
+    const uint64_t m52 = ((uint64_t)1 << 52) - 1;
+    long overflowing = 0;
+    mpz_t want, part;
+    mpz_init(want);
+    mpz_init(part);
+    for (long c = 0; c < cases; c++) {
+        for (int j = 0; j < words; j++) {
+            uint64_t low, high = rng_next() % ((uint64_t)1 << 10);
+            switch (rng_next() % 4) {
+            case 0: low = m52; break;                             /* passes a carry on */
+            case 1: low = m52 - rng_next() % 1024; break;         /* overflows under one */
+            case 2: low = rng_next() & m52; high = 0; break;
+            default: low = rng_next() & m52; break;
+            }
+            x[j] = (high << 52) | low;
+        }
+        /* The value stays below 2^(52 words). */
+        x[words - 1] = rng_next() % ((uint64_t)1 << 50);
+        x[words - 2] &= m52;
+        mpz_set_ui(want, 0);
+        int over = 0;
+        for (int j = words - 1; j >= 0; j--) {
+            mpz_mul_2exp(want, want, 52);
+            mpz_add_ui(want, want, x[j]);
+            over |= j > 0 && (x[j] & m52) + (x[j - 1] >> 52) > m52;
+        }
+        overflowing += over;
+        for (int secret = 0; secret <= 1; secret++) {
+            jbigi_ifma_normalize(r, x, words, secret);
+            int ok = 1;
+            for (int j = 0; j < words; j++) {
+                mpz_tdiv_q_2exp(part, want, (mp_bitcnt_t)(52 * j));
+                ok &= r[j] == (mpz_get_ui(part) & m52);
+            }
+            CHECK(ok, "normalize words=%d secret=%d case %ld", words, secret, c);
+        }
+    }
+    CHECK(overflowing > cases / 4, "normalize words=%d: only %ld of %ld cases carried past a lane", words,
+          overflowing, cases);
+    mpz_clear(want);
+    mpz_clear(part);
+}
+
 /* Checks that hold on every CPU. */
 static void check_switch(void)
 {
@@ -306,6 +359,8 @@ int main(void)
                    : "this CPU or OS has no AVX-512 IFMA");
         return finish("test_ifma");
     }
+    for (int words = 8; words <= 8 * 20; words += 8)
+        check_normalize(words, test_scale(300));
     for (mp_size_t n = 1; n <= MAXN; n++) {
         /* Edge cases at every size up to 2112 bits and on limb-count
          * boundaries above (where the digit count N or the register count
