@@ -611,6 +611,37 @@ UNROLL_ALL
     R[0] = _mm512_mask_add_epi64(R[0], 1, R[0], _mm512_set1_epi64((long long)carry));
 }
 
+/* Step i of amm_pair (first: i = 0, with no q behind and nothing pending). */
+IFMA_INLINE void amm_pair_step(__m512i *Rs, __m512i *Hp, __m512i *Q0, __m512i *Q1, struct pair_carry *pc,
+                               const __m512i *A, const __m512i *Ad, const __m512i *Mr, const __m512i *Md,
+                               const __m512i *Mdd, const uint64_t *b, const uint64_t *e1, int i, uint64_t k0s,
+                               const uint64_t *m, const int first, const int K)
+{
+    __m512i T[PAIR_KMAX + 1];
+    const __m512i B0 = _mm512_set1_epi64((long long)b[i]), B1 = _mm512_set1_epi64((long long)b[i + 1]);
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        T[k] = first ? _mm512_madd52lo_epu64(fresh_zero(), A[k], B0)
+                     : _mm512_add_epi64(Rs[k], add_q2m(_mm512_madd52lo_epu64(Hp[k], A[k], B0), Md[k], Mdd[k], *Q0));
+    uint64_t u0, u1, qs[2];
+    lanes_0_1(&u0, &u1, T[0]);
+    pair_scalar_step(qs, pc, u0, u1, 0, e1[i], k0s, m);
+    if (!first) {
+UNROLL_ALL
+        for (int k = 0; k < K; k++)
+            T[k] = add_q1m(T[k], Mr[k], Md[k], *Q1);
+    }
+    T[K] = _mm512_setzero_si512();
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 2);
+        __m512i h = _mm512_madd52hi_epu64(fresh_zero(), Ad[k], B0);
+        h = _mm512_madd52lo_epu64(h, Ad[k], B1);
+        Hp[k] = _mm512_madd52hi_epu64(h, A[k], B1);
+    }
+    broadcast_q(Q0, Q1, qs);
+}
+
 /* r = a b / 2^(52 N) + (0 or m), two digits of b a step. */
 IFMA_INLINE void amm_pair(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0, int N,
                           int secret, const int K)
@@ -642,31 +673,15 @@ UNROLL_ALL
     const uint64_t *e1 = E1;
     __asm__("" : "+r"(e1) : : "memory");
 
-    __m512i Rs[PAIR_KMAX], Hp[PAIR_KMAX], T[PAIR_KMAX + 1], Q0, Q1;
+    __m512i Rs[PAIR_KMAX], Hp[PAIR_KMAX], Q0, Q1;
     struct pair_carry pc;
     pair_clear(Rs, Hp, &Q0, &Q1, &pc, K);
     const uint64_t k0s = k0 << 12;
-    for (int i = 0; i < N; i += 2) {
-        const __m512i B0 = _mm512_set1_epi64((long long)b[i]), B1 = _mm512_set1_epi64((long long)b[i + 1]);
-UNROLL_ALL
-        for (int k = 0; k < K; k++)
-            T[k] = _mm512_add_epi64(Rs[k], add_q2m(_mm512_madd52lo_epu64(Hp[k], A[k], B0), Md[k], Mdd[k], Q0));
-        uint64_t u0, u1, qs[2];
-        lanes_0_1(&u0, &u1, T[0]);
-        pair_scalar_step(qs, &pc, u0, u1, 0, e1[i], k0s, m);
-UNROLL_ALL
-        for (int k = 0; k < K; k++)
-            T[k] = add_q1m(T[k], Mr[k], Md[k], Q1);
-        T[K] = zero;
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            Rs[k] = _mm512_alignr_epi64(T[k + 1], T[k], 2);
-            __m512i h = _mm512_madd52hi_epu64(fresh_zero(), Ad[k], B0);
-            h = _mm512_madd52lo_epu64(h, Ad[k], B1);
-            Hp[k] = _mm512_madd52hi_epu64(h, A[k], B1);
-        }
-        broadcast_q(&Q0, &Q1, qs);
-    }
+    /* Step 0 has no q behind it and nothing to add yet: on its own, it
+     * starts from the first products (3% off a 1024-bit product). */
+    amm_pair_step(Rs, Hp, &Q0, &Q1, &pc, A, Ad, Mr, Md, Mdd, b, e1, 0, k0s, m, 1, K);
+    for (int i = 2; i < N; i += 2)
+        amm_pair_step(Rs, Hp, &Q0, &Q1, &pc, A, Ad, Mr, Md, Mdd, b, e1, i, k0s, m, 0, K);
     __m512i R[PAIR_KMAX];
     pair_finish(R, Rs, Hp, Mr, Md, Mdd, Q0, Q1, pc.c, K);
     normalize_store(r, R, K, secret);
