@@ -584,6 +584,15 @@ IFMA_INLINE __m512i add_q2m(__m512i t, __m512i Md, __m512i Mdd, __m512i Q0)
     return _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(t, Mdd, Q0), Md, Q0);
 }
 
+/* The frame of step i before the read: the accumulator Rs plus t plus
+ * q_(i-2) m's products.  The two halves of q's products go into the two
+ * addends side by side, so that from q to the read there are one
+ * multiply-add and one addition, not two and one. */
+IFMA_INLINE __m512i pre_read(__m512i Rs, __m512i t, __m512i Md, __m512i Mdd, __m512i Q0)
+{
+    return _mm512_add_epi64(_mm512_madd52hi_epu64(Rs, Md, Q0), _mm512_madd52lo_epu64(t, Mdd, Q0));
+}
+
 /* t plus q_(i-1) m's products (Q1) in the frame of step i. */
 IFMA_INLINE __m512i add_q1m(__m512i t, __m512i Mr, __m512i Md, __m512i Q1)
 {
@@ -622,7 +631,7 @@ IFMA_INLINE void amm_pair_step(__m512i *Rs, __m512i *Hp, __m512i *Q0, __m512i *Q
 UNROLL_ALL
     for (int k = 0; k < K; k++)
         T[k] = first ? _mm512_madd52lo_epu64(fresh_zero(), A[k], B0)
-                     : _mm512_add_epi64(Rs[k], add_q2m(_mm512_madd52lo_epu64(Hp[k], A[k], B0), Md[k], Mdd[k], *Q0));
+                     : pre_read(Rs[k], _mm512_madd52lo_epu64(Hp[k], A[k], B0), Md[k], Mdd[k], *Q0);
     uint64_t u0, u1, qs[2];
     lanes_0_1(&u0, &u1, T[0]);
     pair_scalar_step(qs, pc, u0, u1, 0, e1[i], k0s, m);
@@ -791,10 +800,8 @@ UNROLL_ALL
             const __m512i B0 = _mm512_set1_epi64((long long)a[i]), B1 = _mm512_set1_epi64((long long)a[i + 1]);
 UNROLL_ALL
             for (int k = 0; k < K; k++) {
-                __m512i t = madd_from_lane(Hp[k], X[k], B0, k, i + 2, 0);
-                if (i > 0)
-                    t = add_q2m(t, Md[k], Mdd[k], Q0);
-                T[k] = _mm512_add_epi64(Rs[k], t);
+                const __m512i t = madd_from_lane(Hp[k], X[k], B0, k, i + 2, 0);
+                T[k] = i > 0 ? pre_read(Rs[k], t, Md[k], Mdd[k], Q0) : t;
             }
             uint64_t u0, u1, qs[2];
             lanes_0_1(&u0, &u1, T[0]);
