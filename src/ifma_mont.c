@@ -98,10 +98,13 @@
  * register one), and the multiplication's a_0 b_i and a_1 b_i products from
  * one vector pass per call instead of three multiplications a step: 2% to
  * 5% off a multiplication at 3072 to 8192 bits, 3% to 8% off a squaring
- * (8% at 4096).  Up to 7 registers the same crossings through memory are
- * 2% to 10% slower: there the chain from one q to the next (about 30 cycles
- * a step at 2048 bits) is as long as the ports' work, and the store and
- * load add to it.  Not kept either: the squaring's row masks loaded from a
+ * (8% at 4096).  Up to 7 registers all crossings through memory were 2% to
+ * 10% slower while q's two halves went into the read one after the other;
+ * with them side by side (pre_read), the chain has room for two: digit
+ * i + 1 read and q_(i+1) broadcast through memory, whose values are needed
+ * a few cycles after the others, take 4% to 6% off a product at 5 and 7
+ * registers (digit i through memory as well: from 4% slower to 4% faster,
+ * from one process to the next).  Not kept either: the squaring's row masks loaded from a
  * table instead of made from i (no change); the one-digit kernels at 5
  * registers (40% slower than amm_pair: latency); from 8 registers up, two
  * digits a step with no lag (8 multiply-adds and one shift per register
@@ -373,11 +376,12 @@ UNROLL_ALL
     }
 }
 
-/* From 8 registers up a step is bound by the two ports that take the
- * 512-bit operations, not by latency, so values cross between the scalar
- * and the vector side through memory: a store and a load take neither port,
- * where vpextrq and vpbroadcastq from a general register take one or two
- * uops there. */
+/* Where a step is bound by the two ports that take the 512-bit operations
+ * rather than by latency (from 8 registers up; in the two-digit kernels,
+ * for the values needed last), values cross between the scalar and the
+ * vector side through memory: a store and a load take neither port, where
+ * vpextrq and vpbroadcastq from a general register take one or two uops
+ * there. */
 /* Lane 1 of x. */
 IFMA_INLINE uint64_t lane1_via_memory(__m512i x)
 {
@@ -563,19 +567,20 @@ UNROLL_ALL
 }
 
 /* The step's q_i and q_(i+1) (kept shifted, see pair_scalar_step),
- * broadcast for the next step, where they are two and one digits behind. */
+ * broadcast for the next step, where they are two and one digits behind.
+ * q_(i+1)'s products come after the read: through memory, off the ports. */
 IFMA_INLINE void broadcast_q(__m512i *Q0, __m512i *Q1, const uint64_t qs[2])
 {
     *Q0 = _mm512_set1_epi64((long long)(qs[0] >> 12));
-    *Q1 = _mm512_set1_epi64((long long)(qs[1] >> 12));
+    *Q1 = broadcast_via_memory(qs[1] >> 12);
 }
 
-/* Lanes 0 and 1 of x. */
+/* Lanes 0 and 1 of x; lane 1, needed after q_i, through memory. */
 IFMA_INLINE void lanes_0_1(uint64_t *v0, uint64_t *v1, __m512i x)
 {
     const __m128i low = _mm512_castsi512_si128(x);
     *v0 = (uint64_t)_mm_cvtsi128_si64(low);
-    *v1 = (uint64_t)_mm_extract_epi64(low, 1);
+    *v1 = lane1_via_memory(x);
 }
 
 /* t plus q_(i-2) m's products (Q0) in the frame of step i. */
