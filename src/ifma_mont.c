@@ -441,7 +441,7 @@ UNROLL_ALL
          * adds to its lanes too), plus the carry. */
         D = V + e[i] + c + ((m1 * qs) >> 12) + (uint64_t)(((u128)m0 * qs) >> 64);
 
-        const __m512i B = broadcast_via_memory(b[i]), Q = broadcast_via_memory(qs >> 12);
+        const __m512i B = _mm512_set1_epi64((long long)b[i]), Q = broadcast_via_memory(qs >> 12);
         /* Low halves into each digit's own lane; then down one lane; then
          * the high halves, which belong one digit up, into the same lanes.
          * Products go straight into the accumulator: from 8 registers up
@@ -881,7 +881,7 @@ UNROLL_ALL
             const uint64_t c = (D + M52) >> 52;
             D = V + c + ((m1 * qs) >> 12) + (uint64_t)(((u128)m0 * qs) >> 64) + dg[i + 1];
 
-            const __m512i B = broadcast_via_memory(a[i]), Q = broadcast_via_memory(qs >> 12);
+            const __m512i B = _mm512_set1_epi64((long long)a[i]), Q = broadcast_via_memory(qs >> 12);
             /* Lanes i + 2 and up: in register s from lane l + 2, in s + 1
              * from lane l - 6 (all of it while l < 6). */
             const unsigned from = 0xfffcu << l;
