@@ -84,8 +84,14 @@
  *     multiplications a step), so that the chain from q to the next read
  *     spans two steps: 2% to 5% at 576 and 1024 bits, within the noise, and
  *     slower from 5 registers, where the ports are as busy as the chain.
- * What would pay now: fewer vector operations; the step at 2048 bits runs
- * at about 1.6 of them a cycle, short of the ports' 2.
+ * What would pay now: fewer vector operations.  Measured costs, in
+ * cycles of the ports' time, next to 24 independent multiply-adds (1.9 a
+ * cycle): valignq or vpaddq 0.6 each, a broadcast from a general register
+ * 0.8, vmovq plus vpextrq 2.1, mulx 0.85 (its second uop is on p5), a
+ * broadcast from memory 0.2, scalar additions and imul none; a multiply-add
+ * with a memory operand issues only 1.4 a cycle.  At 2048 bits, with q's
+ * halves side by side, the step is bound by that work: cutting the tie from
+ * the vector to the scalar side, or back, takes 0% to 5% off.
  *
  * From 8 registers up the ports are the limit, and the scalar side's
  * instructions count as much as the vector's (a scalar addition may take
