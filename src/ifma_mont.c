@@ -55,10 +55,11 @@
  *
  * Where the time goes, measured on an Intel Xeon with AVX-512 IFMA (no
  * performance counters: cycles from a chain of dependent imuls).  A 512-bit
- * multiply-add has a latency of 4 cycles and issues twice per cycle, but
- * every other 512-bit operation (valignq, vpaddq, broadcasts, extractions)
- * and part of the scalar work share its two ports; 512-bit loads issue once
- * per cycle.  A one-digit step at 2048 bits is 20 multiply-adds, 5 shifts
+ * multiply-add issues about twice per cycle, with a latency of 5 cycles in a
+ * chain of accumulations (6 after a broadcast), but every other 512-bit
+ * operation (valignq, vpaddq, broadcasts, extractions) and part of the
+ * scalar work share its two ports; plain 512-bit loads issue twice per
+ * cycle.  A one-digit step at 2048 bits is 20 multiply-adds, 5 shifts
  * and 5 additions, which alone take 16 cycles; in the one-digit kernel
  * with the products summed apart (amm_small, since removed) the whole step
  * took about 23 (940 cycles a multiplication, as much for a squaring).
