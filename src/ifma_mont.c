@@ -92,7 +92,8 @@
  * broadcast from memory 0.2, scalar additions and imul none; a multiply-add
  * with a memory operand issues only 1.4 a cycle.  At 2048 bits, with q's
  * halves side by side, the step is bound by that work: cutting the tie from
- * the vector to the scalar side, or back, takes 0% to 5% off.
+ * the vector to the scalar side, or back, moves its time by 5% at most
+ * (from 5% slower to 3% faster).
  *
  * From 8 registers up the ports are the limit, and the scalar side's
  * instructions count as much as the vector's (a scalar addition may take
@@ -344,7 +345,7 @@ UNROLL_ALL
          * lands on 52 bits that are about uniform: odds of about 2^-40 a
          * lane.  So store now, and the next product waits for this one
          * pass, not for the masks' round trip through the general
-         * registers: 7% to 8% off a 1024-bit product.  Not for secret
+         * registers: 5% to 8% off a 1024-bit product.  Not for secret
          * values: whether the branch is taken depends on them.  (Marked
          * likely, GCC moved the branch-free way out of line, and the
          * constant-time exponentiations were 5% slower.) */
@@ -699,7 +700,8 @@ UNROLL_ALL
     pair_clear(Rs, Hp, &Q0, &Q1, &pc, K);
     const uint64_t k0s = k0 << 12;
     /* Step 0 has no q behind it and nothing to add yet: on its own, it
-     * starts from the first products (3% off a 1024-bit product). */
+     * starts from the first products (3% to 7% off a product up to 7
+     * registers). */
     amm_pair_step(Rs, Hp, &Q0, &Q1, &pc, A, Ad, Mr, Md, Mdd, b, e1, 0, k0s, m, 1, K);
     for (int i = 2; i < N; i += 2)
         amm_pair_step(Rs, Hp, &Q0, &Q1, &pc, A, Ad, Mr, Md, Mdd, b, e1, i, k0s, m, 0, K);
