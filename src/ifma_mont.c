@@ -40,7 +40,7 @@
  * only the final conversion out of the domain reduces fully.
  *
  * Squarings compute each cross product once: see amm_sqr and amm_sqr_pair
- * (up to 3 registers a squaring is a multiplication: SQR_BY_MUL_KMAX).
+ * (up to 4 registers a squaring is a multiplication: SQR_BY_MUL_KMAX).
  *
  * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
  * and per operation, from always-inline bodies, so each keeps its
@@ -122,9 +122,24 @@
  * in the library's exponentiations, alternating with this kernel over three
  * runs of make bench, 3072 bits 0.32 against 0.32 and 4096 bits 0.28
  * against 0.27, with a wider spread from run to run (its operand copies
- * and spills no longer fit in the registers).
- * TODO: above 10 registers the compiler spills; a two-pass step over halves
- * of the accumulator would keep 8192 bits in registers.
+ * and spills no longer fit in the registers).  Nor, from 8 registers,
+ * product scanning again, from 8 shifted copies of a and of m, each copy's
+ * load serving the high halves of one digit and the low halves of the
+ * next (at 10 registers 44 multiply-adds and 22 loads a digit, no shifts):
+ * the step alone, with no scalar side and no copies to make, was only 5%
+ * to 9% faster; the multiply-adds fed by loads issue about 1.55 a cycle.
+ *
+ * Where the stack sits matters: moving it by multiples of 64 bytes against
+ * the operands moves a 2048-bit product's time between three or four levels,
+ * up to 8% apart, and which level a process gets is chance.  Not the
+ * crossings through memory (through registers the spread is the same), the
+ * wipes, or the loads of the digits broadcast at each step (read from a
+ * copy in the frame: the same).  So figures from one process are good to
+ * a few percent only.
+ *
+ * From 15 registers up the operands do not stay in registers next to the
+ * accumulator: each step loads them (OPERANDS_LOADED_KMIN), 4% to 11% off
+ * modPow at 8192 bits against the compiler's copies on the stack.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
@@ -144,8 +159,19 @@ __extension__ typedef unsigned __int128 u128;
 /* Up to this many registers a squaring is a multiplication: the squaring
  * kernel's work around the loop (doubling, the diagonal) costs more than
  * the cross products it saves (2% to 3.5% slower at 3 registers and less;
- * even at 4; 7% faster at 5). */
-#define SQR_BY_MUL_KMAX 3
+ * at 4, 2.5% to 4%, and modPow and modPowCT at 1536 bits 2% to 3% faster
+ * with the multiplication; at 5 the squaring is 1% to 4% faster). */
+#define SQR_BY_MUL_KMAX 4
+
+/* From this many registers the one-digit kernels load their operands (a
+ * and m, or d and m) afresh at each step, each register by its own load:
+ * the compiler's choice there is to copy them to the stack before the loop
+ * and reload part of them, which costs more (3% to 4% of a product at 15
+ * and 16 registers, 7% to 10% at 18, 8% to 13% at 20).  Below, it keeps them
+ * in registers or reloads a few, which is faster than loads at each step
+ * (up to 5% at 13 and 14 registers, 20% at 11) and than multiply-adds with
+ * a memory operand (20% to 28% at 11 and 12). */
+#define OPERANDS_LOADED_KMIN 15
 
 /* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m; even where
  * the kernels take two digits a step (one more digit at most, in the same
@@ -408,6 +434,27 @@ IFMA_INLINE __m512i broadcast_via_memory(uint64_t v)
     return x;
 }
 
+/* Register k of the operand at p in a one-digit kernel's step.  From
+ * OPERANDS_LOADED_KMIN registers up, a load of its own (the step makes p
+ * opaque: see step_operands), which the compiler may neither hoist nor fold
+ * into a multiply-add. */
+IFMA_INLINE __m512i step_operand(const uint64_t *p, int k, const int K)
+{
+    __m512i x = _mm512_load_si512((const void *)(p + 8 * k));
+    if (K >= OPERANDS_LOADED_KMIN)
+        __asm__("" : "+v"(x));
+    return x;
+}
+
+/* At the top of a one-digit kernel's step: from OPERANDS_LOADED_KMIN
+ * registers up, the operands' addresses become opaque, so that their loads
+ * stay in the step. */
+#define step_operands(p, q)                                                                           \
+    do {                                                                                               \
+        if (K >= OPERANDS_LOADED_KMIN)                                                                 \
+            __asm__("" : "+r"(p), "+r"(q));                                                            \
+    } while (0)
+
 /* r = a b / 2^(52 N) + (0 or m): see the top of the file. */
 IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
                      int N, int secret, const int K)
@@ -435,6 +482,7 @@ UNROLL_ALL
     const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
     uint64_t D = 0; /* the bottom digit, exactly */
     for (int i = 0; i < N; i++) {
+        step_operands(a, m);
         /* The next digit up as the vector holds it before this step. */
         const uint64_t V = lane1_via_memory(R[0]);
         const uint64_t S = D + f[i];
@@ -456,18 +504,22 @@ UNROLL_ALL
          * the step is bound by its instruction count, not its latency. */
         /* Register by register, so that only two pre-shift values are live
          * at a time: with 20 registers the rest would not fit. */
-        __m512i lo = _mm512_madd52lo_epu64(R[0], _mm512_load_si512((const void *)a), B);
-        lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
+        __m512i a_next = step_operand(a, 0, K), m_next = step_operand(m, 0, K);
+        __m512i lo = _mm512_madd52lo_epu64(R[0], a_next, B);
+        lo = _mm512_madd52lo_epu64(lo, m_next, Q);
 UNROLL_ALL
         for (int k = 0; k < K; k++) {
+            const __m512i a_k = a_next, m_k = m_next;
             __m512i up = zero;
             if (k + 1 < K) {
-                up = _mm512_madd52lo_epu64(R[k + 1], _mm512_load_si512((const void *)(a + 8 * (k + 1))), B);
-                up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
+                a_next = step_operand(a, k + 1, K);
+                m_next = step_operand(m, k + 1, K);
+                up = _mm512_madd52lo_epu64(R[k + 1], a_next, B);
+                up = _mm512_madd52lo_epu64(up, m_next, Q);
             }
             __m512i t = _mm512_alignr_epi64(up, lo, 1);
-            t = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(a + 8 * k)), B);
-            R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+            t = _mm512_madd52hi_epu64(t, a_k, B);
+            R[k] = _mm512_madd52hi_epu64(t, m_k, Q);
             lo = up;
         }
     }
@@ -871,6 +923,7 @@ UNROLL_ALL
     }
     const uint64_t *dg = diag;
     __asm__("" : "+r"(dg) : : "memory");
+    const uint64_t *dp = d;
 
     __m512i R[KMAX];
 UNROLL_ALL
@@ -884,6 +937,7 @@ UNROLL_ALL
             const int i = 8 * s + l;
             if (i >= N)
                 break;
+            step_operands(dp, m);
             /* As in amm, with q kept shifted as in pair_scalar_step. */
             const uint64_t V = lane1_via_memory(R[0]);
             const uint64_t qs = D * k0s;
@@ -897,13 +951,13 @@ UNROLL_ALL
             const __mmask8 in_s = (__mmask8)from, in_next = (__mmask8)(from >> 8);
             __m512i lo = R[0];
             if (s == 0)
-                lo = _mm512_mask_madd52lo_epu64(lo, in_s, _mm512_load_si512((const void *)d), B);
-            lo = _mm512_madd52lo_epu64(lo, _mm512_load_si512((const void *)m), Q);
+                lo = _mm512_mask_madd52lo_epu64(lo, in_s, step_operand(dp, 0, K), B);
+            lo = _mm512_madd52lo_epu64(lo, step_operand(m, 0, K), Q);
 UNROLL_ALL
             for (int k = 0; k < K; k++) {
                 __m512i up = zero;
                 if (k + 1 < K) {
-                    const __m512i x = _mm512_load_si512((const void *)(d + 8 * (k + 1)));
+                    const __m512i x = step_operand(dp, k + 1, K);
                     up = R[k + 1];
                     if (k + 1 == s)
                         up = _mm512_mask_madd52lo_epu64(up, in_s, x, B);
@@ -911,17 +965,17 @@ UNROLL_ALL
                         up = _mm512_mask_madd52lo_epu64(up, in_next, x, B);
                     else if (k + 1 > s)
                         up = _mm512_madd52lo_epu64(up, x, B);
-                    up = _mm512_madd52lo_epu64(up, _mm512_load_si512((const void *)(m + 8 * (k + 1))), Q);
+                    up = _mm512_madd52lo_epu64(up, step_operand(m, k + 1, K), Q);
                 }
                 __m512i t = _mm512_alignr_epi64(up, lo, 1);
-                const __m512i x = _mm512_load_si512((const void *)(d + 8 * k));
+                const __m512i x = step_operand(dp, k, K);
                 if (k == s)
                     t = _mm512_mask_madd52hi_epu64(t, in_s, x, B);
                 else if (k == s + 1)
                     t = _mm512_mask_madd52hi_epu64(t, in_next, x, B);
                 else if (k > s)
                     t = _mm512_madd52hi_epu64(t, x, B);
-                R[k] = _mm512_madd52hi_epu64(t, _mm512_load_si512((const void *)(m + 8 * k)), Q);
+                R[k] = _mm512_madd52hi_epu64(t, step_operand(m, k, K), Q);
                 lo = up;
             }
         }
