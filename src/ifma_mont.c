@@ -131,11 +131,12 @@
  *
  * Where the stack sits matters: moving it by multiples of 64 bytes against
  * the operands moves a 2048-bit product's time between three or four levels,
- * up to 8% apart, and which level a process gets is chance.  Not the
- * crossings through memory (through registers the spread is the same), the
- * wipes, or the loads of the digits broadcast at each step (read from a
- * copy in the frame: the same).  So figures from one process are good to
- * a few percent only.
+ * up to 8% apart, and which level a process gets is chance; so does the
+ * code's own placement (the same kernels in another binary sit at other
+ * levels).  Not the crossings through memory (through registers the
+ * spread is the same), the wipes, or the loads of the digits broadcast at
+ * each step (read from a copy in the frame: the same).  So figures from
+ * one process are good to a few percent only.
  *
  * From 15 registers up the operands do not stay in registers next to the
  * accumulator: each step loads them (OPERANDS_LOADED_KMIN), 4% to 11% off
