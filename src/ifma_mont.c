@@ -129,14 +129,15 @@
  * the step alone, with no scalar side and no copies to make, was only 5%
  * to 9% faster; the multiply-adds fed by loads issue about 1.55 a cycle.
  *
- * Where the stack sits matters: moving it by multiples of 64 bytes against
- * the operands moves a 2048-bit product's time between three or four levels,
- * up to 8% apart, and which level a process gets is chance; so does the
- * code's own placement (the same kernels in another binary sit at other
- * levels).  Not the crossings through memory (through registers the
- * spread is the same), the wipes, or the loads of the digits broadcast at
- * each step (read from a copy in the frame: the same).  So figures from
- * one process are good to a few percent only.
+ * From run to run a product's time moves between a few levels, up to 9%
+ * apart at 2048 bits (413, 424, 449 and 462 TSC ticks a squaring), and
+ * sometimes within a run.  It is not where the stack and operands sit:
+ * sixteen processes in a row, with and without address randomization, got
+ * the same level, and scans over both placements, in steps of 64 bytes,
+ * are flat.  Nor the clock: timed by a chain of dependent multiplications
+ * it was the same at two levels (a squaring took 660 cycles at one, 700 at
+ * the other).  The levels come from outside the process, so figures from
+ * one run are good to a few percent only.
  *
  * From 15 registers up the operands do not stay in registers next to the
  * accumulator: each step loads them (OPERANDS_LOADED_KMIN), 4% to 11% off
