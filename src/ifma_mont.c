@@ -168,11 +168,11 @@ __extension__ typedef unsigned __int128 u128;
 /* From this many registers the one-digit kernels load their operands (a
  * and m, or d and m) afresh at each step, each register by its own load:
  * the compiler's choice there is to copy them to the stack before the loop
- * and reload part of them, which costs more (3% to 4% of a product at 15
- * and 16 registers, 7% to 10% at 18, 8% to 13% at 20).  Below, it keeps them
+ * and reload part of them, which costs more (2% to 4.5% of a product at 15
+ * and 16 registers, 6% to 9% at 18, 8% to 13% at 20).  Below, it keeps them
  * in registers or reloads a few, which is faster than loads at each step
- * (up to 5% at 13 and 14 registers, 20% at 11) and than multiply-adds with
- * a memory operand (20% to 28% at 11 and 12). */
+ * (4% to 8% at 11 and 12 registers, 1% to 4% at 14) and than multiply-adds
+ * with a memory operand (22% to 28% at 11 and 12). */
 #define OPERANDS_LOADED_KMIN 15
 
 /* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m; even where
