@@ -113,8 +113,9 @@
  * a few cycles after the others, take 4% to 6% off a product at 5 and 7
  * registers (digit i through memory as well, q_(i-2)'s broadcast, or both:
  * equal or slower, by up to 9%, at 3, 5 and 7 registers, measured in
- * processes alternating with this kernel).  Not kept either: the squaring's row masks loaded from a
- * table instead of made from i (no change); the one-digit kernels at 5
+ * processes alternating with this kernel).  Not kept either: the
+ * squaring's row masks loaded from a table instead of made from i (no
+ * change); the one-digit kernels at 5
  * registers (40% slower than amm_pair: latency); from 8 registers up, two
  * digits a step with no lag (8 multiply-adds and one shift per register
  * and two digits instead of 8 and two shifts; q_i's low halves after the
