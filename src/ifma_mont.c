@@ -115,12 +115,11 @@
  * equal or slower, by up to 9%, at 3, 5 and 7 registers, measured in
  * processes alternating with this kernel).  Not kept either: the
  * squaring's row masks loaded from a table instead of made from i (no
- * change); the one-digit kernels at 5
- * registers (40% slower than amm_pair: latency); from 8 registers up, two
- * digits a step with no lag (8 multiply-adds and one shift per register
- * and two digits instead of 8 and two shifts; q_i's low halves after the
- * shift from m moved down two lanes, so that the next read waits for four
- * multiply-adds after q): 8% off a 3072-bit multiplication in a loop, but
+ * change); the one-digit kernels at 5 registers (40% slower than
+ * amm_pair: latency); from 8 registers up, two digits a step with no lag
+ * (8 multiply-adds and one shift per register and two digits instead of 8
+ * and two shifts; q_i's low halves after the shift from m moved down two
+ * lanes, so that the next read waits for four multiply-adds after q): 8% off a 3072-bit multiplication in a loop, but
  * in the library's exponentiations, alternating with this kernel over three
  * runs of make bench, 3072 bits 0.32 against 0.32 and 4096 bits 0.28
  * against 0.27, with a wider spread from run to run (its operand copies
