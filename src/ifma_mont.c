@@ -113,20 +113,20 @@
  * a few cycles after the others, take 4% to 6% off a product at 5 and 7
  * registers (digit i through memory as well, q_(i-2)'s broadcast, or both:
  * equal or slower, by up to 9%, at 3, 5 and 7 registers, measured in
- * processes alternating with this kernel).  Not kept either: the
- * squaring's row masks loaded from a table instead of made from i (no
- * change); the one-digit kernels at 5 registers (40% slower than
- * amm_pair: latency); from 8 registers up, two digits a step with no lag
- * (8 multiply-adds and one shift per register and two digits instead of 8
- * and two shifts; q_i's low halves after the shift from m moved down two
- * lanes, so that the next read waits for four multiply-adds after q): 8% off a 3072-bit multiplication in a loop, but
- * in the library's exponentiations, alternating with this kernel over three
- * runs of make bench, 3072 bits 0.32 against 0.32 and 4096 bits 0.28
- * against 0.27, with a wider spread from run to run (its operand copies
+ * processes alternating with this kernel).  Not kept either: the squaring's
+ * row masks loaded from a table instead of made from i (no change); the
+ * one-digit kernels at 5 registers (40% slower than amm_pair: latency); from
+ * 8 registers up, two digits a step with no lag (8 multiply-adds and one
+ * shift per register and two digits instead of 8 and two shifts; q_i's low
+ * halves after the shift from m moved down two lanes, so that the next read
+ * waits for four multiply-adds after q): 8% off a 3072-bit multiplication in
+ * a loop, but in the library's exponentiations, alternating with this kernel
+ * over three runs of make bench, 3072 bits 0.32 against 0.32 and 4096 bits
+ * 0.28 against 0.27, with a wider spread from run to run (its operand copies
  * and spills no longer fit in the registers).  Nor, from 8 registers,
  * product scanning again, from 8 shifted copies of a and of m, each copy's
- * load serving the high halves of one digit and the low halves of the
- * next (at 10 registers 44 multiply-adds and 22 loads a digit, no shifts):
+ * load serving the high halves of one digit and the low halves of the next
+ * (at 10 registers 44 multiply-adds and 22 loads a digit, no shifts):
  * the step alone, with no scalar side and no copies to make, was only 5%
  * to 9% faster; the multiply-adds fed by loads issue about 1.55 a cycle.
  *
