@@ -453,7 +453,7 @@ IFMA_INLINE __m512i step_operand(const uint64_t *p, int k, const int K)
 /* At the top of a one-digit kernel's step: from OPERANDS_LOADED_KMIN
  * registers up, the operands' addresses become opaque, so that their loads
  * stay in the step. */
-#define step_operands(p, q)                                                                           \
+#define step_operands(p, q, K)                                                                         \
     do {                                                                                               \
         if (K >= OPERANDS_LOADED_KMIN)                                                                 \
             __asm__("" : "+r"(p), "+r"(q));                                                            \
@@ -486,7 +486,7 @@ UNROLL_ALL
     const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
     uint64_t D = 0; /* the bottom digit, exactly */
     for (int i = 0; i < N; i++) {
-        step_operands(a, m);
+        step_operands(a, m, K);
         /* The next digit up as the vector holds it before this step. */
         const uint64_t V = lane1_via_memory(R[0]);
         const uint64_t S = D + f[i];
@@ -941,7 +941,7 @@ UNROLL_ALL
             const int i = 8 * s + l;
             if (i >= N)
                 break;
-            step_operands(dp, m);
+            step_operands(dp, m, K);
             /* As in amm, with q kept shifted as in pair_scalar_step. */
             const uint64_t V = lane1_via_memory(R[0]);
             const uint64_t qs = D * k0s;
