@@ -183,7 +183,7 @@ __extension__ typedef unsigned __int128 u128;
 static int digits_for(mp_size_t n)
 {
     int N = (int)((64 * n + 2 + 51) / 52);
-    return N <= 8 * PAIR_KMAX ? (N + 1) & ~1 : N;
+    return (N + 1) & ~1;
 }
 
 /* ---- Conversion: portable C, constant time (only sizes steer it) ---- */
@@ -533,6 +533,139 @@ UNROLL_ALL
     /* Products of a and b: secret in the constant-time path. */
     wipe_registers(F, K);
     wipe_registers(E, K);
+}
+
+/* Lanes 1 and 2 of x, through memory. */
+IFMA_INLINE void lanes_1_2_via_memory(uint64_t *v1, uint64_t *v2, __m512i x)
+{
+    _Alignas(32) uint64_t low[4];
+    _mm256_store_si256((__m256i *)low, _mm512_castsi512_si256(x));
+    __asm__("movq %1, %0" : "=r"(*v1) : "m"(low[1]));
+    __asm__("movq %1, %0" : "=r"(*v2) : "m"(low[2]));
+}
+
+/* dst = x moved down one lane (lane p: digit p + 1), K registers from memory
+ * to memory. */
+IFMA_INLINE void store_moved_down(uint64_t *dst, const uint64_t *x, const int K)
+{
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        const __m512i above = k + 1 < K ? _mm512_load_si512((const void *)(x + 8 * k + 8)) : _mm512_setzero_si512();
+        _mm512_store_si512((void *)(dst + 8 * k),
+                           _mm512_alignr_epi64(above, _mm512_load_si512((const void *)(x + 8 * k)), 1));
+    }
+}
+
+/* Register k of the operand at p in a two-digit step: a load of its own,
+ * neither hoisted nor folded into a multiply-add (see two_step_operands). */
+IFMA_INLINE __m512i loaded_operand(const uint64_t *p, int k)
+{
+    __m512i x = _mm512_load_si512((const void *)(p + 8 * k));
+    __asm__("" : "+v"(x));
+    return x;
+}
+
+/* Register k of frame i before the shift: the accumulator plus lo(a b_i)
+ * and lo(m q_i). */
+IFMA_INLINE __m512i frame_lo(__m512i acc, const uint64_t *a, const uint64_t *m, __m512i B0, __m512i Q0, int k)
+{
+    return _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(acc, loaded_operand(a, k), B0), loaded_operand(m, k), Q0);
+}
+
+/* The scalar side of a two-digit step from 8 registers up.  D: digit i
+ * exactly; v1, v2: digits i + 1 and i + 2 as the vector holds them before
+ * the step; e1: what b_i adds to digit i + 1 below the vector's view (plus
+ * lo(a_0 b_(i+1)) once q_i is known: f1), e2 what b_i and b_(i+1) add to
+ * digit i + 2.  Makes q_i and q_(i+1) (shifted left 12 bits) and returns
+ * digit i + 2 exactly. */
+IFMA_INLINE uint64_t two_scalar_step(uint64_t qs[2], uint64_t D, uint64_t v1, uint64_t v2, uint64_t e1, uint64_t f1,
+                                     uint64_t e2, uint64_t k0s, uint64_t m0, uint64_t m1, uint64_t m2)
+{
+    const uint64_t q0 = D * k0s;
+    const uint64_t c0 = (D + M52) >> 52;
+    const u128 y0 = (u128)m0 * q0, y1 = (u128)m1 * q0;
+    const uint64_t S1 = v1 + e1 + c0 + ((uint64_t)y1 >> 12) + (uint64_t)(y0 >> 64) + f1;
+    const uint64_t q1 = S1 * k0s;
+    const uint64_t c1 = (S1 + M52) >> 52;
+    qs[0] = q0;
+    qs[1] = q1;
+    return v2 + e2 + c1 + ((m2 * q0) >> 12) + (uint64_t)(y1 >> 64) + ((m1 * q1) >> 12) +
+           (uint64_t)(((u128)m0 * q1) >> 64);
+}
+
+/*
+ * r = a b / 2^(52 N) + (0 or m) from 8 registers up, two digits of b a step
+ * and one shift (by two lanes) per register: in frame i (lane p: digit
+ * i + p), lo(a b_i) and lo(m q_i); then down two lanes; then, in frame
+ * i + 2, hi(a b_i) and lo(a b_(i+1)) from a moved down one lane (ad),
+ * hi(a b_(i+1)) from a, and the same for m and q_i, q_(i+1).  Every operand
+ * is loaded at each step (ad and md do not fit in registers next to the
+ * accumulator).  The scalar side follows digits i, i + 1 and i + 2 as in
+ * amm, two at a time.  N is even.
+ */
+IFMA_INLINE void amm_two(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0, int N,
+                         int secret, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    /* For the scalar side, for all of b at once: lo(a_0 b_i) (F), the rest
+     * of a_0's and a_1's share of digit i + 1 (E) and a_1's and a_2's of
+     * digit i + 2 (G). */
+    _Alignas(64) uint64_t F[KMAX * 8], E[KMAX * 8], G[KMAX * 8], ad[KMAX * 8], md[KMAX * 8];
+    {
+        const __m512i A0 = _mm512_set1_epi64((long long)a[0]), A1 = _mm512_set1_epi64((long long)a[1]),
+                      A2 = _mm512_set1_epi64((long long)a[2]);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            const __m512i x = _mm512_load_si512((const void *)(b + 8 * k));
+            _mm512_store_si512((void *)(F + 8 * k), _mm512_madd52lo_epu64(zero, A0, x));
+            _mm512_store_si512((void *)(E + 8 * k), _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, A1, x), A0, x));
+            _mm512_store_si512((void *)(G + 8 * k), _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, A2, x), A1, x));
+        }
+    }
+    store_moved_down(ad, a, K);
+    store_moved_down(md, m, K);
+    const uint64_t *f = F, *e = E, *g = G, *adp = ad, *mdp = md;
+    __asm__("" : "+r"(f), "+r"(e), "+r"(g) : : "memory");
+    __asm__("" : "+r"(adp), "+r"(mdp) : : "memory");
+    const uint64_t m0 = m[0], m1 = m[1], m2 = m[2], k0s = k0 << 12;
+
+    __m512i R[KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        R[k] = zero;
+    uint64_t D = 0; /* the bottom digit, exactly */
+    for (int i = 0; i < N; i += 2) {
+        __asm__("" : "+r"(a), "+r"(m), "+r"(adp), "+r"(mdp));
+        uint64_t v1, v2, qs[2];
+        lanes_1_2_via_memory(&v1, &v2, R[0]);
+        D = two_scalar_step(qs, D + f[i], v1, v2, e[i], f[i + 1], g[i] + e[i + 1], k0s, m0, m1, m2);
+        const __m512i B0 = _mm512_set1_epi64((long long)b[i]), B1 = _mm512_set1_epi64((long long)b[i + 1]);
+        const __m512i Q0 = broadcast_via_memory(qs[0] >> 12), Q1 = broadcast_via_memory(qs[1] >> 12);
+        /* Register by register, so that only two pre-shift values are live
+         * at a time. */
+        __m512i lo = frame_lo(R[0], a, m, B0, Q0, 0);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            const __m512i up = k + 1 < K ? frame_lo(R[k + 1], a, m, B0, Q0, k + 1) : zero;
+            __m512i t = _mm512_alignr_epi64(up, lo, 2);
+            const __m512i ad_k = loaded_operand(adp, k), md_k = loaded_operand(mdp, k);
+            t = _mm512_madd52hi_epu64(t, ad_k, B0);
+            t = _mm512_madd52lo_epu64(t, ad_k, B1);
+            t = _mm512_madd52hi_epu64(t, loaded_operand(a, k), B1);
+            t = _mm512_madd52hi_epu64(t, md_k, Q0);
+            t = _mm512_madd52lo_epu64(t, md_k, Q1);
+            R[k] = _mm512_madd52hi_epu64(t, loaded_operand(m, k), Q1);
+            lo = up;
+        }
+    }
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K, secret);
+    /* Products of a and b, and a itself: secret in the constant-time path. */
+    wipe_registers(F, K);
+    wipe_registers(E, K);
+    wipe_registers(G, K);
+    wipe_registers(ad, K);
+    wipe_registers(md, K);
 }
 
 /*
@@ -996,6 +1129,103 @@ UNROLL_ALL
     wipe_registers(diag, 2 * K + 1);
 }
 
+/* t plus lo or hi of the loaded register k of x times B, for the lanes that
+ * from16 marks in registers s and s + 1 (bit 8 c + j: lane j of register
+ * s + c), all lanes above, none below.  k and s are known at compile time;
+ * no load for a register that takes nothing. */
+IFMA_INLINE __m512i madd_rows(__m512i t, const uint64_t *x, __m512i B, unsigned from16, int k, int s, int hi)
+{
+    if (k < s)
+        return t;
+    const __m512i xk = loaded_operand(x, k);
+    if (k > s + 1)
+        return hi ? _mm512_madd52hi_epu64(t, xk, B) : _mm512_madd52lo_epu64(t, xk, B);
+    const __mmask8 mk = (__mmask8)(k == s ? from16 : from16 >> 8);
+    return hi ? _mm512_mask_madd52hi_epu64(t, mk, xk, B) : _mm512_mask_madd52lo_epu64(t, mk, xk, B);
+}
+
+/*
+ * r = a a / 2^(52 N) + (0 or m) from 8 registers up, two digits a step as
+ * in amm_two, each cross product once as in amm_sqr.  Rows i and i + 1 (a_i
+ * and a_(i+1) times d's digits from i + 2 and i + 3): in frame i, row i's
+ * low halves into lanes i + 2 and up; after the shift, in frame i + 2, row
+ * i's high halves into lanes i + 1 and up and row i + 1's low halves into
+ * lanes i + 2 and up from d moved down one lane (dd), row i + 1's high
+ * halves into lanes i + 3 and up from d.  Lane 2 of frame 0 (digit 2) is
+ * the only one the scalar side reads before a row adds to it: lo(a_0 d_2)
+ * goes into diag's digit 2.  N is even.
+ */
+IFMA_INLINE void amm_sqr_two(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, int secret,
+                             const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    _Alignas(64) uint64_t d[KMAX * 8], dd[KMAX * 8], md[KMAX * 8];
+    _Alignas(64) uint64_t diag[KMAX * 16 + 8];
+    {
+        __m512i X[KMAX];
+        square_prepare(X, diag, a, K);
+UNROLL_ALL
+        for (int k = 0; k < K; k++)
+            _mm512_store_si512((void *)(d + 8 * k), X[k]);
+    }
+    diag[2] += (a[0] * d[2]) & M52;
+    store_moved_down(dd, d, K);
+    store_moved_down(md, m, K);
+    const uint64_t *dg = diag, *dp = d, *ddp = dd, *mdp = md;
+    __asm__("" : "+r"(dg), "+r"(dp), "+r"(ddp), "+r"(mdp) : : "memory");
+
+    __m512i R[KMAX];
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        R[k] = zero;
+    const uint64_t m0 = m[0], m1 = m[1], m2 = m[2], k0s = k0 << 12;
+    uint64_t D = dg[0]; /* the bottom digit, exactly */
+UNROLL_ALL
+    for (int s = 0; s < K; s++) {
+        for (int l = 0; l < 8; l += 2) {
+            const int i = 8 * s + l;
+            if (i >= N)
+                break;
+            __asm__("" : "+r"(dp), "+r"(m), "+r"(ddp), "+r"(mdp));
+            uint64_t v1, v2, qs[2];
+            lanes_1_2_via_memory(&v1, &v2, R[0]);
+            D = two_scalar_step(qs, D, v1, v2, dg[i + 1], 0, dg[i + 2], k0s, m0, m1, m2);
+            const __m512i B0 = _mm512_set1_epi64((long long)a[i]), B1 = _mm512_set1_epi64((long long)a[i + 1]);
+            const __m512i Q0 = broadcast_via_memory(qs[0] >> 12), Q1 = broadcast_via_memory(qs[1] >> 12);
+            /* Lanes from i + 1, i + 2 and i + 3 on, in registers s and s + 1. */
+            const unsigned from1 = 0xffffu << (l + 1), from2 = 0xffffu << (l + 2), from3 = 0xffffu << (l + 3);
+            __m512i lo = _mm512_madd52lo_epu64(madd_rows(R[0], dp, B0, from2, 0, s, 0), loaded_operand(m, 0), Q0);
+UNROLL_ALL
+            for (int k = 0; k < K; k++) {
+                __m512i up = zero;
+                if (k + 1 < K)
+                    up = _mm512_madd52lo_epu64(madd_rows(R[k + 1], dp, B0, from2, k + 1, s, 0),
+                                               loaded_operand(m, k + 1), Q0);
+                __m512i t = _mm512_alignr_epi64(up, lo, 2);
+                t = madd_rows(t, ddp, B0, from1, k, s, 1);
+                t = madd_rows(t, ddp, B1, from2, k, s, 0);
+                t = madd_rows(t, dp, B1, from3, k, s, 1);
+                const __m512i md_k = loaded_operand(mdp, k);
+                t = _mm512_madd52hi_epu64(t, md_k, Q0);
+                t = _mm512_madd52lo_epu64(t, md_k, Q1);
+                R[k] = _mm512_madd52hi_epu64(t, loaded_operand(m, k), Q1);
+                lo = up;
+            }
+        }
+    }
+    /* diag from digit N up; lane 0, stale, takes the exact digit (which has
+     * diag's digit N already). */
+UNROLL_ALL
+    for (int k = 0; k < K; k++)
+        R[k] = _mm512_add_epi64(R[k], _mm512_loadu_si512((const void *)(dg + N + 8 * k)));
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
+    normalize_store(r, R, K, secret);
+    /* a's digits doubled and squared: secret in the constant-time path. */
+    wipe_registers(d, K);
+    wipe_registers(dd, K);
+    wipe_registers(diag, 2 * K + 1);
+}
+
 typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int, int);
 
 #define AMM_K(K)                                                                                       \
@@ -1005,7 +1235,7 @@ typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uin
         if (K <= PAIR_KMAX)                                                                            \
             amm_pair(r, a, b, m, k0, N, secret, K);                                                    \
         else                                                                                           \
-            amm(r, a, b, m, k0, N, secret, K);                                                         \
+            amm_two(r, a, b, m, k0, N, secret, K);                                                     \
     }
 AMM_K(1) AMM_K(2) AMM_K(3) AMM_K(4) AMM_K(5) AMM_K(6) AMM_K(7) AMM_K(8) AMM_K(9) AMM_K(10)
 AMM_K(11) AMM_K(12) AMM_K(13) AMM_K(14) AMM_K(15) AMM_K(16) AMM_K(17) AMM_K(18) AMM_K(19) AMM_K(20)
@@ -1021,7 +1251,7 @@ typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t,
         else if (K <= PAIR_KMAX)                                                                       \
             amm_sqr_pair(r, a, m, k0, N, secret, K);                                                   \
         else                                                                                           \
-            amm_sqr(r, a, m, k0, N, secret, K);                                                        \
+            amm_sqr_two(r, a, m, k0, N, secret, K);                                                    \
     }
 SQR_K(1) SQR_K(2) SQR_K(3) SQR_K(4) SQR_K(5) SQR_K(6) SQR_K(7) SQR_K(8) SQR_K(9) SQR_K(10)
 SQR_K(11) SQR_K(12) SQR_K(13) SQR_K(14) SQR_K(15) SQR_K(16) SQR_K(17) SQR_K(18) SQR_K(19) SQR_K(20)
