@@ -167,6 +167,12 @@ __extension__ typedef unsigned __int128 u128;
  * with the multiplication; at 5 the squaring is 1% to 4% faster). */
 #define SQR_BY_MUL_KMAX 4
 
+/* From this many registers a squaring takes two digits a step with no lag
+ * (amm_sqr_two) rather than amm_sqr_pair's way: at 7 registers 8% faster
+ * (amm_sqr_pair's operand copies no longer fit in registers: its squaring
+ * took longer than the multiplication), at 6 about 12% slower. */
+#define SQR_TWO_KMIN 7
+
 /* From this many registers the one-digit kernels load their operands (a
  * and m, or d and m) afresh at each step, each register by its own load:
  * the compiler's choice there is to copy them to the stack before the loop
@@ -459,82 +465,6 @@ IFMA_INLINE __m512i step_operand(const uint64_t *p, int k, const int K)
             __asm__("" : "+r"(p), "+r"(q));                                                            \
     } while (0)
 
-/* r = a b / 2^(52 N) + (0 or m): see the top of the file. */
-IFMA_INLINE void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
-                     int N, int secret, const int K)
-{
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i R[KMAX];
-UNROLL_ALL
-    for (int k = 0; k < K; k++)
-        R[k] = zero;
-    /* What a_0 and a_1 add to the two bottom digits at each step, for the
-     * scalar side, computed for all of b at once: lo(a_0 b_i) (F) and
-     * lo(a_1 b_i) + hi(a_0 b_i) (E). */
-    _Alignas(64) uint64_t F[KMAX * 8], E[KMAX * 8];
-    {
-        const __m512i A0 = _mm512_set1_epi64((long long)a[0]), A1 = _mm512_set1_epi64((long long)a[1]);
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            const __m512i x = _mm512_load_si512((const void *)(b + 8 * k));
-            _mm512_store_si512((void *)(F + 8 * k), _mm512_madd52lo_epu64(zero, A0, x));
-            _mm512_store_si512((void *)(E + 8 * k), _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, A1, x), A0, x));
-        }
-    }
-    const uint64_t *f = F, *e = E;
-    __asm__("" : "+r"(f), "+r"(e) : : "memory");
-    const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
-    uint64_t D = 0; /* the bottom digit, exactly */
-    for (int i = 0; i < N; i++) {
-        step_operands(a, m, K);
-        /* The next digit up as the vector holds it before this step. */
-        const uint64_t V = lane1_via_memory(R[0]);
-        const uint64_t S = D + f[i];
-        /* q, shifted left 12 bits as in pair_scalar_step. */
-        const uint64_t qs = S * k0s;
-        /* S + (m0 q mod 2^52) is S rounded up to a multiple of 2^52, so the
-         * carry out of the bottom digit is known before q: this keeps one
-         * multiplication off the chain from one q to the next. */
-        const uint64_t c = (S + M52) >> 52;
-        /* The new bottom digit: digit 1 as it was, plus this step's low
-         * halves for digit 1 and high halves from digit 0 (which the vector
-         * adds to its lanes too), plus the carry. */
-        D = V + e[i] + c + ((m1 * qs) >> 12) + (uint64_t)(((u128)m0 * qs) >> 64);
-
-        const __m512i B = _mm512_set1_epi64((long long)b[i]), Q = broadcast_via_memory(qs >> 12);
-        /* Low halves into each digit's own lane; then down one lane; then
-         * the high halves, which belong one digit up, into the same lanes.
-         * Products go straight into the accumulator: from 8 registers up
-         * the step is bound by its instruction count, not its latency. */
-        /* Register by register, so that only two pre-shift values are live
-         * at a time: with 20 registers the rest would not fit. */
-        __m512i a_next = step_operand(a, 0, K), m_next = step_operand(m, 0, K);
-        __m512i lo = _mm512_madd52lo_epu64(R[0], a_next, B);
-        lo = _mm512_madd52lo_epu64(lo, m_next, Q);
-UNROLL_ALL
-        for (int k = 0; k < K; k++) {
-            const __m512i a_k = a_next, m_k = m_next;
-            __m512i up = zero;
-            if (k + 1 < K) {
-                a_next = step_operand(a, k + 1, K);
-                m_next = step_operand(m, k + 1, K);
-                up = _mm512_madd52lo_epu64(R[k + 1], a_next, B);
-                up = _mm512_madd52lo_epu64(up, m_next, Q);
-            }
-            __m512i t = _mm512_alignr_epi64(up, lo, 1);
-            t = _mm512_madd52hi_epu64(t, a_k, B);
-            R[k] = _mm512_madd52hi_epu64(t, m_k, Q);
-            lo = up;
-        }
-    }
-    /* Lane 0 was stale; the exact bottom digit goes in. */
-    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
-    normalize_store(r, R, K, secret);
-    /* Products of a and b: secret in the constant-time path. */
-    wipe_registers(F, K);
-    wipe_registers(E, K);
-}
-
 /* Lanes 1 and 2 of x, through memory. */
 IFMA_INLINE void lanes_1_2_via_memory(uint64_t *v1, uint64_t *v2, __m512i x)
 {
@@ -567,9 +497,10 @@ IFMA_INLINE __m512i loaded_operand(const uint64_t *p, int k)
 
 /* Register k of frame i before the shift: the accumulator plus lo(a b_i)
  * and lo(m q_i). */
-IFMA_INLINE __m512i frame_lo(__m512i acc, const uint64_t *a, const uint64_t *m, __m512i B0, __m512i Q0, int k)
+IFMA_INLINE __m512i frame_lo(__m512i acc, const uint64_t *a, const uint64_t *m, __m512i B0, __m512i Q0, int k,
+                             const int K)
 {
-    return _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(acc, loaded_operand(a, k), B0), loaded_operand(m, k), Q0);
+    return _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(acc, step_operand(a, k, K), B0), step_operand(m, k, K), Q0);
 }
 
 /* The scalar side of a two-digit step from 8 registers up.  D: digit i
@@ -635,7 +566,8 @@ UNROLL_ALL
         R[k] = zero;
     uint64_t D = 0; /* the bottom digit, exactly */
     for (int i = 0; i < N; i += 2) {
-        __asm__("" : "+r"(a), "+r"(m), "+r"(adp), "+r"(mdp));
+        step_operands(a, m, K);
+        __asm__("" : "+r"(adp), "+r"(mdp));
         uint64_t v1, v2, qs[2];
         lanes_1_2_via_memory(&v1, &v2, R[0]);
         D = two_scalar_step(qs, D + f[i], v1, v2, e[i], f[i + 1], g[i] + e[i + 1], k0s, m0, m1, m2);
@@ -643,18 +575,18 @@ UNROLL_ALL
         const __m512i Q0 = broadcast_via_memory(qs[0] >> 12), Q1 = broadcast_via_memory(qs[1] >> 12);
         /* Register by register, so that only two pre-shift values are live
          * at a time. */
-        __m512i lo = frame_lo(R[0], a, m, B0, Q0, 0);
+        __m512i lo = frame_lo(R[0], a, m, B0, Q0, 0, K);
 UNROLL_ALL
         for (int k = 0; k < K; k++) {
-            const __m512i up = k + 1 < K ? frame_lo(R[k + 1], a, m, B0, Q0, k + 1) : zero;
+            const __m512i up = k + 1 < K ? frame_lo(R[k + 1], a, m, B0, Q0, k + 1, K) : zero;
             __m512i t = _mm512_alignr_epi64(up, lo, 2);
             const __m512i ad_k = loaded_operand(adp, k), md_k = loaded_operand(mdp, k);
             t = _mm512_madd52hi_epu64(t, ad_k, B0);
             t = _mm512_madd52lo_epu64(t, ad_k, B1);
-            t = _mm512_madd52hi_epu64(t, loaded_operand(a, k), B1);
+            t = _mm512_madd52hi_epu64(t, step_operand(a, k, K), B1);
             t = _mm512_madd52hi_epu64(t, md_k, Q0);
             t = _mm512_madd52lo_epu64(t, md_k, Q1);
-            R[k] = _mm512_madd52hi_epu64(t, loaded_operand(m, k), Q1);
+            R[k] = _mm512_madd52hi_epu64(t, step_operand(m, k, K), Q1);
             lo = up;
         }
     }
@@ -1035,100 +967,6 @@ UNROLL_ALL
     wipe_registers(diag, 2 * K + 1);
 }
 
-/*
- * r = a a / 2^(52 N) + (0 or m) from 8 registers up: one digit a step as in
- * amm, each cross product once as in amm_sqr_pair.  Row i (a_i times d's
- * digits from i + 2) puts its low halves into lanes i + 2 and up of frame i
- * and, after the shift, its high halves into the same lanes of frame i + 1,
- * where they belong one digit up.  Those lanes start in register (i + 2) / 8
- * under a mask made from i (public): the registers below are skipped, and no
- * row product reaches the two bottom digits of a frame, so the scalar side
- * adds only diag's digit, the rest of diag joining in the last pass.
- */
-IFMA_INLINE void amm_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, int secret,
-                         const int K)
-{
-    const __m512i zero = _mm512_setzero_si512();
-    _Alignas(64) uint64_t d[KMAX * 8];
-    _Alignas(64) uint64_t diag[KMAX * 16 + 8];
-    {
-        __m512i X[KMAX];
-        square_prepare(X, diag, a, K);
-UNROLL_ALL
-        for (int k = 0; k < K; k++)
-            _mm512_store_si512((void *)(d + 8 * k), X[k]);
-    }
-    const uint64_t *dg = diag;
-    __asm__("" : "+r"(dg) : : "memory");
-    const uint64_t *dp = d;
-
-    __m512i R[KMAX];
-UNROLL_ALL
-    for (int k = 0; k < K; k++)
-        R[k] = zero;
-    const uint64_t m0 = m[0], m1 = m[1], k0s = k0 << 12;
-    uint64_t D = dg[0]; /* the bottom digit, exactly */
-UNROLL_ALL
-    for (int s = 0; s < K; s++) {
-        for (int l = 0; l < 8; l++) {
-            const int i = 8 * s + l;
-            if (i >= N)
-                break;
-            step_operands(dp, m, K);
-            /* As in amm, with q kept shifted as in pair_scalar_step. */
-            const uint64_t V = lane1_via_memory(R[0]);
-            const uint64_t qs = D * k0s;
-            const uint64_t c = (D + M52) >> 52;
-            D = V + c + ((m1 * qs) >> 12) + (uint64_t)(((u128)m0 * qs) >> 64) + dg[i + 1];
-
-            const __m512i B = _mm512_set1_epi64((long long)a[i]), Q = broadcast_via_memory(qs >> 12);
-            /* Lanes i + 2 and up: in register s from lane l + 2, in s + 1
-             * from lane l - 6 (all of it while l < 6). */
-            const unsigned from = 0xfffcu << l;
-            const __mmask8 in_s = (__mmask8)from, in_next = (__mmask8)(from >> 8);
-            __m512i lo = R[0];
-            if (s == 0)
-                lo = _mm512_mask_madd52lo_epu64(lo, in_s, step_operand(dp, 0, K), B);
-            lo = _mm512_madd52lo_epu64(lo, step_operand(m, 0, K), Q);
-UNROLL_ALL
-            for (int k = 0; k < K; k++) {
-                __m512i up = zero;
-                if (k + 1 < K) {
-                    const __m512i x = step_operand(dp, k + 1, K);
-                    up = R[k + 1];
-                    if (k + 1 == s)
-                        up = _mm512_mask_madd52lo_epu64(up, in_s, x, B);
-                    else if (k + 1 == s + 1)
-                        up = _mm512_mask_madd52lo_epu64(up, in_next, x, B);
-                    else if (k + 1 > s)
-                        up = _mm512_madd52lo_epu64(up, x, B);
-                    up = _mm512_madd52lo_epu64(up, step_operand(m, k + 1, K), Q);
-                }
-                __m512i t = _mm512_alignr_epi64(up, lo, 1);
-                const __m512i x = step_operand(dp, k, K);
-                if (k == s)
-                    t = _mm512_mask_madd52hi_epu64(t, in_s, x, B);
-                else if (k == s + 1)
-                    t = _mm512_mask_madd52hi_epu64(t, in_next, x, B);
-                else if (k > s)
-                    t = _mm512_madd52hi_epu64(t, x, B);
-                R[k] = _mm512_madd52hi_epu64(t, step_operand(m, k, K), Q);
-                lo = up;
-            }
-        }
-    }
-    /* diag from digit N up; lane 0, stale, takes the exact digit (which has
-     * diag's digit N already). */
-UNROLL_ALL
-    for (int k = 0; k < K; k++)
-        R[k] = _mm512_add_epi64(R[k], _mm512_loadu_si512((const void *)(dg + N + 8 * k)));
-    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
-    normalize_store(r, R, K, secret);
-    /* a's digits doubled and squared: secret in the constant-time path. */
-    wipe_registers(d, K);
-    wipe_registers(diag, 2 * K + 1);
-}
-
 /* t plus lo or hi of the loaded register k of x times B, for the lanes that
  * from16 marks in registers s and s + 1 (bit 8 c + j: lane j of register
  * s + c), all lanes above, none below.  k and s are known at compile time;
@@ -1248,7 +1086,7 @@ typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t,
     {                                                                                                  \
         if (K <= SQR_BY_MUL_KMAX)                                                                      \
             amm_pair(r, a, a, m, k0, N, secret, K);                                                    \
-        else if (K <= PAIR_KMAX)                                                                       \
+        else if (K < SQR_TWO_KMIN)                                                                     \
             amm_sqr_pair(r, a, m, k0, N, secret, K);                                                   \
         else                                                                                           \
             amm_sqr_two(r, a, m, k0, N, secret, K);                                                    \
