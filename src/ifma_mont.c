@@ -189,7 +189,7 @@ __extension__ typedef unsigned __int128 u128;
 static int digits_for(mp_size_t n)
 {
     int N = (int)((64 * n + 2 + 51) / 52);
-    return (N + 1) & ~1;
+    return N <= 8 * PAIR_KMAX ? (N + 1) & ~1 : N;
 }
 
 /* ---- Conversion: portable C, constant time (only sizes steer it) ---- */
@@ -495,6 +495,39 @@ IFMA_INLINE __m512i loaded_operand(const uint64_t *p, int k)
     return x;
 }
 
+/* The last digit when N is odd, one digit on its own as the two-digit
+ * kernels' steps take them two at a time: S, the bottom digit exactly
+ * with lo(x_0 b) in; e1, what b adds to the next digit below the vector's
+ * view.  x (a, or NULL when b adds nothing to the vector) times b, plus
+ * q m: low halves, down one lane, high halves.  Returns the new bottom
+ * digit exactly. */
+IFMA_INLINE uint64_t one_digit_step(__m512i *R, uint64_t S, uint64_t e1, const uint64_t *x, uint64_t b,
+                                    const uint64_t *m, uint64_t k0s, const int K)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const uint64_t v1 = lane1_via_memory(R[0]);
+    const uint64_t qs = S * k0s;
+    const uint64_t c = (S + M52) >> 52;
+    const uint64_t D = v1 + e1 + c + ((m[1] * qs) >> 12) + (uint64_t)(((u128)m[0] * qs) >> 64);
+    const __m512i B = _mm512_set1_epi64((long long)b), Q = _mm512_set1_epi64((long long)(qs >> 12));
+    __m512i L[KMAX + 1];
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        L[k] = _mm512_madd52lo_epu64(R[k], _mm512_load_si512((const void *)(m + 8 * k)), Q);
+        if (x != NULL)
+            L[k] = _mm512_madd52lo_epu64(L[k], _mm512_load_si512((const void *)(x + 8 * k)), B);
+    }
+    L[K] = zero;
+UNROLL_ALL
+    for (int k = 0; k < K; k++) {
+        R[k] = _mm512_madd52hi_epu64(_mm512_alignr_epi64(L[k + 1], L[k], 1),
+                                     _mm512_load_si512((const void *)(m + 8 * k)), Q);
+        if (x != NULL)
+            R[k] = _mm512_madd52hi_epu64(R[k], _mm512_load_si512((const void *)(x + 8 * k)), B);
+    }
+    return D;
+}
+
 /* Register k of frame i before the shift: the accumulator plus lo(a b_i)
  * and lo(m q_i). */
 IFMA_INLINE __m512i frame_lo(__m512i acc, const uint64_t *a, const uint64_t *m, __m512i B0, __m512i Q0, int k,
@@ -565,7 +598,7 @@ UNROLL_ALL
     for (int k = 0; k < K; k++)
         R[k] = zero;
     uint64_t D = 0; /* the bottom digit, exactly */
-    for (int i = 0; i < N; i += 2) {
+    for (int i = 0; i + 1 < N; i += 2) {
         step_operands(a, m, K);
         __asm__("" : "+r"(adp), "+r"(mdp));
         uint64_t v1, v2, qs[2];
@@ -590,6 +623,8 @@ UNROLL_ALL
             lo = up;
         }
     }
+    if (N & 1)
+        D = one_digit_step(R, D + f[N - 1], e[N - 1], a, b[N - 1], m, k0s, K);
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K, secret);
     /* Products of a and b, and a itself: secret in the constant-time path. */
@@ -1022,7 +1057,7 @@ UNROLL_ALL
     for (int s = 0; s < K; s++) {
         for (int l = 0; l < 8; l += 2) {
             const int i = 8 * s + l;
-            if (i >= N)
+            if (i + 1 >= N)
                 break;
             __asm__("" : "+r"(dp), "+r"(m), "+r"(ddp), "+r"(mdp));
             uint64_t v1, v2, qs[2];
@@ -1051,6 +1086,9 @@ UNROLL_ALL
             }
         }
     }
+    /* Row N - 1 has no products (d's digits from N + 1 up are zero). */
+    if (N & 1)
+        D = one_digit_step(R, D, dg[N], NULL, 0, m, k0s, K);
     /* diag from digit N up; lane 0, stale, takes the exact digit (which has
      * diag's digit N already). */
 UNROLL_ALL
