@@ -5,8 +5,8 @@
  * Numbers in the engine's domain are arrays of 52-bit digits, one per 64-bit
  * word, least significant first, padded with zero digits to a whole number of
  * 512-bit registers (8 digits) and aligned to 64 bytes.  For an n-limb modulus
- * m the engine uses N = ceil((64 n + 2) / 52) digits (made even up to 40,
- * where the multiplication takes two digits a step) and R = 2^(52 N), so that
+ * m the engine uses N = ceil((64 n + 2) / 52) digits (made even up to 56, 7
+ * registers, where the reduction runs two digits behind) and R = 2^(52 N), so that
  * 4 m < R: the "almost Montgomery" product a b / R mod m then needs no final
  * subtraction to stay below 2 m when both inputs are below 2 m, and only the
  * conversion out of the domain subtracts (masked, in the constant-time path).

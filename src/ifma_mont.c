@@ -39,22 +39,25 @@
  * < 2 m.  So results stay in [0, 2 m) without a conditional subtraction, and
  * only the final conversion out of the domain reduces fully.
  *
- * Squarings compute each cross product once: see amm_sqr and amm_sqr_pair
- * (up to 4 registers a squaring is a multiplication: SQR_BY_MUL_KMAX).
+ * Squarings compute each cross product once: see amm_sqr_pair and
+ * amm_sqr_two (up to 4 registers a squaring is a multiplication:
+ * SQR_BY_MUL_KMAX).
  *
  * One function per register count K (1 .. 20: up to 160 digits, 8192 bits)
  * and per operation, from always-inline bodies, so each keeps its
- * accumulator in registers.  Up to 7 registers (2912 bits) a step takes two
- * digits of b and the reduction runs two digits behind (amm_pair,
- * amm_sqr_pair); from 8 on a step takes one digit, the products go straight
- * into the accumulator and the two ports that take 512-bit operations bound
- * it (amm, amm_sqr).
+ * accumulator in registers.  Every kernel takes two digits of b a step and
+ * moves the accumulator down two lanes at once.  Up to 7 registers (2912
+ * bits), where latency is what costs, the reduction runs two digits behind
+ * and the products are summed apart from the accumulator (amm_pair,
+ * amm_sqr_pair).  From 8 registers (the squaring from 7: SQR_TWO_KMIN) the
+ * reduction keeps up, the products go straight into the accumulator and
+ * the vector units bound the step (amm_two, amm_sqr_two).
  *
  * Not wiped: values the compiler spills to the stack and the vector
  * registers themselves, after a constant-time computation.
  *
- * Where the time goes, measured on an Intel Xeon with AVX-512 IFMA (no
- * performance counters: cycles from a chain of dependent imuls).  A 512-bit
+ * Where the time goes, measured first on an Intel Xeon with AVX-512 IFMA
+ * (no performance counters: cycles from a chain of dependent imuls).  A 512-bit
  * multiply-add issues about twice per cycle, with a latency of 5 cycles in a
  * chain of accumulations (6 after a broadcast), but every other 512-bit
  * operation (valignq, vpaddq, broadcasts, extractions) and part of the
@@ -95,8 +98,9 @@
  * the vector to the scalar side, or back, moves its time by 5% at most
  * (from 5% slower to 3% faster).
  *
- * From 8 registers up the ports are the limit, and the scalar side's
- * instructions count as much as the vector's (a scalar addition may take
+ * From 8 registers up the ports are the limit.  With the one-digit
+ * kernels that were there before amm_two (measured on the Xeon), the
+ * scalar side's instructions counted as much as the vector's (a scalar addition may take
  * one of those ports too): feeding the q chain a constant instead of the
  * vector's digit leaves a 3072-bit squaring as fast, and so does summing
  * the high halves apart (a shorter accumulator chain, one more addition:
@@ -115,15 +119,12 @@
  * equal or slower, by up to 9%, at 3, 5 and 7 registers, measured in
  * processes alternating with this kernel).  Not kept either: the squaring's
  * row masks loaded from a table instead of made from i (no change); the
- * one-digit kernels at 5 registers (40% slower than amm_pair: latency); from
- * 8 registers up, two digits a step with no lag (8 multiply-adds and one
- * shift per register and two digits instead of 8 and two shifts; q_i's low
- * halves after the shift from m moved down two lanes, so that the next read
- * waits for four multiply-adds after q): 8% off a 3072-bit multiplication in
- * a loop, but in the library's exponentiations, alternating with this kernel
- * over three runs of make bench, 3072 bits 0.32 against 0.32 and 4096 bits
- * 0.28 against 0.27, with a wider spread from run to run (its operand copies
- * and spills no longer fit in the registers).  Nor, from 8 registers,
+ * one-digit kernels at 5 registers (40% slower than amm_pair: latency).  A
+ * first two-digit kernel without lag for 8 registers up, with the moved
+ * copies of a and m kept in registers, took 8% off a 3072-bit
+ * multiplication in a loop but nothing off the exponentiations on the Xeon
+ * (the copies and the spills no longer fit in the registers); amm_two
+ * loads them at each step instead.  Nor, from 8 registers,
  * product scanning again, from 8 shifted copies of a and of m, each copy's
  * load serving the high halves of one digit and the low halves of the next
  * (at 10 registers 44 multiply-adds and 22 loads a digit, no shifts):
@@ -141,9 +142,28 @@
  * the other).  The levels come from outside the process, so figures from
  * one run are good to a few percent only.
  *
- * From 15 registers up the operands do not stay in registers next to the
- * accumulator: each step loads them (OPERANDS_LOADED_KMIN), 4% to 11% off
- * modPow at 8192 bits against the compiler's copies on the stack.
+ * From 15 registers up a and m do not stay in registers next to the
+ * accumulator: each step of the multiplication loads them
+ * (OPERANDS_LOADED_KMIN), 4% to 11% off modPow at 8192 bits against the
+ * compiler's copies on the stack (measured with the one-digit kernels).
+ *
+ * On AMD Zen 4 (measured there the same way): a 512-bit multiply-add issues
+ * once a cycle, with a latency of 4, and so does valignq, but the two share
+ * a pipe: 8 multiply-adds and 8 valignq take 10.6 cycles, where vpaddq,
+ * vpsrlq, vpblendmq, in-lane shuffles (vpunpckhqdq) and loads issue beside
+ * the multiply-adds at no cost, and a multiply-add with a memory operand
+ * takes 1.5 cycles.  The reduction's part of a one-digit step at 10
+ * registers (20 multiply-adds and 10 shifts, the scalar side cut off) took
+ * 26 to 27 cycles a digit; two digits a step with one shift by two lanes,
+ * the moved copy of m loaded at each step, 20: the multiply-adds' own
+ * bound.  Hence amm_two and amm_sqr_two, which replaced the one-digit
+ * kernels from 8 registers up: a squaring took 40.6 cycles a digit at 4096
+ * bits, now 36.6, a multiplication 47.1, now 44.1 (7% to 10% off a
+ * squaring and 4% to 8% off a multiplication from 3072 to 8192 bits; the
+ * two-digit squaring at 7 registers 8% faster than amm_sqr_pair).  Neither
+ * layout nor crossings moved the rest there: the squaring's row masks cost
+ * nothing, and neither did crossing between the scalar and the vector side
+ * through registers instead of memory.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
@@ -173,19 +193,24 @@ __extension__ typedef unsigned __int128 u128;
  * took longer than the multiplication), at 6 about 12% slower. */
 #define SQR_TWO_KMIN 7
 
-/* From this many registers the one-digit kernels load their operands (a
- * and m, or d and m) afresh at each step, each register by its own load:
- * the compiler's choice there is to copy them to the stack before the loop
- * and reload part of them, which costs more (2% to 4.5% of a product at 15
- * and 16 registers, 6% to 9% at 18, 8% to 13% at 20).  Below, it keeps them
- * in registers or reloads a few, which is faster than loads at each step
- * (4% to 8% at 11 and 12 registers, 1% to 4% at 14) and than multiply-adds
- * with a memory operand (22% to 28% at 11 and 12). */
+/* From this many registers the multiplication (amm_two) loads a and m
+ * afresh at each step, each register by its own load: the compiler's
+ * choice there is to copy them to the stack before the loop and reload part
+ * of them, which costs more (with the one-digit kernels on the Xeon: 2% to
+ * 4.5% of a product at 15 and 16 registers, 6% to 9% at 18, 8% to 13% at
+ * 20).  Below, it keeps them in registers or reloads a few, which was
+ * faster than loads at each step (there 4% to 8% at 11 and 12 registers, 1%
+ * to 4% at 14; with amm_two on Zen 4, 1.5% to 3% at 8 to 14) and than
+ * multiply-adds with a memory operand (22% to 28% at 11 and 12).  The
+ * squaring loads d and m at each step at every size (on Zen 4 0.5% to 2%
+ * faster than the compiler's way at 8 to 14 registers). */
 #define OPERANDS_LOADED_KMIN 15
 
-/* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m; even where
- * the kernels take two digits a step (one more digit at most, in the same
- * registers). */
+/* Digits for an n-limb modulus: 52 N >= 64 n + 2, i.e. R > 4 m; even up to
+ * 7 registers, where the kernels run the reduction behind (one more digit
+ * at most, in the same registers).  From 8 registers an odd count ends
+ * with one digit on its own (one_digit_step): 1% off a product at 4096
+ * bits against a padding digit. */
 static int digits_for(mp_size_t n)
 {
     int N = (int)((64 * n + 2 + 51) / 52);
@@ -444,7 +469,7 @@ IFMA_INLINE __m512i broadcast_via_memory(uint64_t v)
     return x;
 }
 
-/* Register k of the operand at p in a one-digit kernel's step.  From
+/* Register k of the operand at p in amm_two's step.  From
  * OPERANDS_LOADED_KMIN registers up, a load of its own (the step makes p
  * opaque: see step_operands), which the compiler may neither hoist nor fold
  * into a multiply-add. */
@@ -456,7 +481,7 @@ IFMA_INLINE __m512i step_operand(const uint64_t *p, int k, const int K)
     return x;
 }
 
-/* At the top of a one-digit kernel's step: from OPERANDS_LOADED_KMIN
+/* At the top of amm_two's step: from OPERANDS_LOADED_KMIN
  * registers up, the operands' addresses become opaque, so that their loads
  * stay in the step. */
 #define step_operands(p, q, K)                                                                         \
@@ -487,7 +512,7 @@ UNROLL_ALL
 }
 
 /* Register k of the operand at p in a two-digit step: a load of its own,
- * neither hoisted nor folded into a multiply-add (see two_step_operands). */
+ * neither hoisted nor folded into a multiply-add (the step makes p opaque). */
 IFMA_INLINE __m512i loaded_operand(const uint64_t *p, int k)
 {
     __m512i x = _mm512_load_si512((const void *)(p + 8 * k));
@@ -562,10 +587,12 @@ IFMA_INLINE uint64_t two_scalar_step(uint64_t qs[2], uint64_t D, uint64_t v1, ui
  * and one shift (by two lanes) per register: in frame i (lane p: digit
  * i + p), lo(a b_i) and lo(m q_i); then down two lanes; then, in frame
  * i + 2, hi(a b_i) and lo(a b_(i+1)) from a moved down one lane (ad),
- * hi(a b_(i+1)) from a, and the same for m and q_i, q_(i+1).  Every operand
- * is loaded at each step (ad and md do not fit in registers next to the
- * accumulator).  The scalar side follows digits i, i + 1 and i + 2 as in
- * amm, two at a time.  N is even.
+ * hi(a b_(i+1)) from a, and the same for m and q_i, q_(i+1).  ad and md
+ * are loaded at each step (they do not fit in registers next to the
+ * accumulator), a and m from OPERANDS_LOADED_KMIN registers up.  The scalar
+ * side (two_scalar_step) knows digit i exactly and reads digits i + 1 and
+ * i + 2 as the vector holds them before the step, the two digits the shift
+ * drops: lane 0 of a frame is stale.  An odd N ends with one_digit_step.
  */
 IFMA_INLINE void amm_two(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0, int N,
                          int secret, const int K)
@@ -1018,15 +1045,19 @@ IFMA_INLINE __m512i madd_rows(__m512i t, const uint64_t *x, __m512i B, unsigned 
 }
 
 /*
- * r = a a / 2^(52 N) + (0 or m) from 8 registers up, two digits a step as
- * in amm_two, each cross product once as in amm_sqr.  Rows i and i + 1 (a_i
+ * r = a a / 2^(52 N) + (0 or m) from SQR_TWO_KMIN registers up, two digits
+ * a step as in amm_two, each cross product once.  a a = diag + sum_i a_i
+ * 2^(52 i) sum_(j >= i + 2) d_j 2^(52 j), with d and diag as in
+ * amm_sqr_pair; row i's products need only d's registers from (i + 2) / 8
+ * up, the first ones under a mask made from i (public).  Rows i and i + 1 (a_i
  * and a_(i+1) times d's digits from i + 2 and i + 3): in frame i, row i's
  * low halves into lanes i + 2 and up; after the shift, in frame i + 2, row
  * i's high halves into lanes i + 1 and up and row i + 1's low halves into
  * lanes i + 2 and up from d moved down one lane (dd), row i + 1's high
  * halves into lanes i + 3 and up from d.  Lane 2 of frame 0 (digit 2) is
  * the only one the scalar side reads before a row adds to it: lo(a_0 d_2)
- * goes into diag's digit 2.  N is even.
+ * goes into diag's digit 2.  An odd N ends with one_digit_step (row N - 1
+ * has no products).
  */
 IFMA_INLINE void amm_sqr_two(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N, int secret,
                              const int K)
