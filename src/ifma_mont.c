@@ -570,9 +570,14 @@ IFMA_INLINE __m512i frame_lo(__m512i acc, const uint64_t *a, const uint64_t *m, 
 IFMA_INLINE uint64_t two_scalar_step(uint64_t qs[2], uint64_t D, uint64_t v1, uint64_t v2, uint64_t e1, uint64_t f1,
                                      uint64_t e2, uint64_t k0s, uint64_t m0, uint64_t m1, uint64_t m2)
 {
+    /* q shifted left 12 bits as in pair_scalar_step; D + lo(m_0 q_i) is D
+     * rounded up to a multiple of 2^52, so the carry out of digit i is
+     * known before q_i (one multiplication less on the chain). */
     const uint64_t q0 = D * k0s;
     const uint64_t c0 = (D + M52) >> 52;
     const u128 y0 = (u128)m0 * q0, y1 = (u128)m1 * q0;
+    /* Digit i + 1 exactly, then q_(i+1) from it; digit i + 2 takes both
+     * q's shares. */
     const uint64_t S1 = v1 + e1 + c0 + ((uint64_t)y1 >> 12) + (uint64_t)(y0 >> 64) + f1;
     const uint64_t q1 = S1 * k0s;
     const uint64_t c1 = (S1 + M52) >> 52;
