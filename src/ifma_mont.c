@@ -674,10 +674,11 @@ UNROLL_ALL
  * vector and the scalar side, the accumulator's own chain, and the work
  * around the loop.  A step takes two digits, b_i and b_(i+1), and moves the
  * accumulator down two lanes at once: per register, 8 multiply-adds, one
- * addition and one shift, 5 vector operations a digit, as few as amm's, but
- * with the products summed apart from the accumulator, whose chain is two
- * multiply-adds, an addition and a shift per two digits (amm's: four
- * multiply-adds and a shift per digit).  In the frame of step i (lane p =
+ * addition and one shift, 5 vector operations a digit, as few as the
+ * one-digit kernel's that were here before, but with the products summed
+ * apart from the accumulator, whose chain is two multiply-adds, an addition
+ * and a shift per two digits (the one-digit kernel's: four multiply-adds
+ * and a shift per digit).  In the frame of step i (lane p =
  * digit i + p):
  *   - before the shift: lo(a b_i) into lane j (A), and the reduction two
  *     digits behind: q_(i-2) m's low halves two lanes down (Mdd: lane p
@@ -702,9 +703,9 @@ UNROLL_ALL
  * squaring, and 3% to 9% more from wiping scratch with inline stores instead
  * of library calls; the rest of the step is vector work (the same loop
  * without its scalar side is as fast).  With 6 and 7 registers, against
- * amm_small and amm: 6% to 11%.
- * With 8 or more, the operand copies no longer fit in registers, and amm is
- * as fast (8) or faster (10: 12% to 20%).
+ * the one-digit kernels: 6% to 11%.  With 8 or more, the operand copies no
+ * longer fit in registers, and the one-digit kernel was as fast (8) or
+ * faster (10: 12% to 20%), as amm_two is now.
  */
 /* x moved down one lane (lane p: digit p + 1) or two, over K registers. */
 IFMA_INLINE void move_down(__m512i *down, const __m512i *x, const int lanes, const int K)
