@@ -43,10 +43,14 @@
  */
 int jbigi_ifma_available(void);
 
+/* 1 if the engine is available on an AMD Zen 4 (CPU family 19h). */
+int jbigi_ifma_zen4(void);
+
 /*
  * 1 if the engine is available and beats GMP (mpz_powm and mpz_powm_sec
  * alike, as measured by test/bench/ifma_bench.c) for an odd modulus of
- * exactly n 64-bit limbs, top limb non-zero.
+ * exactly n 64-bit limbs, top limb non-zero: from 576 bits, from 512 on
+ * AMD Zen 4.
  */
 int jbigi_ifma_takes(mp_size_t n);
 

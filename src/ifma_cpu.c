@@ -15,8 +15,9 @@
  * forced-GMP switch for valgrind (which cannot execute AVX-512) and for
  * comparisons.  The environment is read once, with the CPU.
  *
- * The answer is computed at load time by a constructor and cached in an
- * atomic; a caller arriving before the constructor (another constructor)
+ * The answer (and whether the CPU is an AMD Zen 4, for
+ * jbigi_ifma_takes) is computed at load time by a constructor and cached in
+ * an atomic; a caller arriving before the constructor (another constructor)
  * computes it itself.  Both give the same value, so the race is benign.
  */
 #include <stdatomic.h>
@@ -48,8 +49,28 @@ static int cpu_has_ifma(void)
                                   | (1u << 31); /* AVX512VL */
     return (b & leaf7_needed) == leaf7_needed;
 }
+
+/* AMD family 19h (Zen 3 and Zen 4; only Zen 4 has IFMA). */
+static int cpu_is_amd_family_19h(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    /* "AuthenticAMD" in EBX, EDX, ECX. */
+    if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u)
+        return 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    const unsigned base = (a >> 8) & 0xf, ext = (a >> 20) & 0xff;
+    return (base == 0xf ? base + ext : base) == 0x19;
+}
 #else
 static int cpu_has_ifma(void)
+{
+    return 0;
+}
+
+static int cpu_is_amd_family_19h(void)
 {
     return 0;
 }
@@ -61,12 +82,17 @@ static int engine_forced_off(void)
     return env != NULL && strcmp(env, "gmp") == 0;
 }
 
-/* -1: not computed yet; otherwise the answer. */
+/* -1: not computed yet; 0: no engine; 1: the engine runs; 2: it runs, on
+ * AMD Zen 4 (family 19h), where it wins from smaller moduli than elsewhere
+ * (see ifma_powm.c).  One CPUID pass, at load time: in a virtual machine a
+ * CPUID instruction may cost microseconds. */
 static atomic_int available = -1;
 
 static int compute(void)
 {
-    int v = !engine_forced_off() && cpu_has_ifma();
+    int v = 0;
+    if (!engine_forced_off() && cpu_has_ifma())
+        v = cpu_is_amd_family_19h() ? 2 : 1;
     atomic_store_explicit(&available, v, memory_order_release);
     return v;
 }
@@ -76,8 +102,18 @@ __attribute__((constructor)) static void ifma_cpu_init(void)
     compute();
 }
 
-int jbigi_ifma_available(void)
+static int state(void)
 {
     int v = atomic_load_explicit(&available, memory_order_acquire);
     return v >= 0 ? v : compute();
+}
+
+int jbigi_ifma_available(void)
+{
+    return state() > 0;
+}
+
+int jbigi_ifma_zen4(void)
+{
+    return state() == 2;
 }

@@ -345,6 +345,9 @@ static void check_switch(void)
     } else {
         CHECK(!jbigi_ifma_takes(JBIGI_IFMA_MAX_LIMBS + 1), "takes a size beyond the engine");
         CHECK(jbigi_ifma_takes(32), "does not take 2048 bits");
+        CHECK(jbigi_ifma_takes(9), "does not take 576 bits");
+        CHECK(jbigi_ifma_takes(8) == jbigi_ifma_zen4(), "takes 512 bits other than on Zen 4 only");
+        CHECK(!jbigi_ifma_takes(7), "takes 448 bits");
     }
 }
 

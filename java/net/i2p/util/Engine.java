@@ -3,7 +3,7 @@ package net.i2p.util;
 /**
  * Which code the loaded library raises to powers with: GMP everywhere, or an
  * AVX-512 IFMA Montgomery engine for the moduli where it beats GMP (odd, from
- * 576 bits up) on CPUs that have it.  Results are identical either
+ * 576 bits up, 512 on AMD Zen 4) on CPUs that have it.  Results are identical either
  * way.  {@code -Djbigi.engine=gmp} forces GMP, {@code auto} (the default)
  * lets the library choose per call; the environment variable
  * {@code JBIGI_ENGINE=gmp} does the same for C programs.
