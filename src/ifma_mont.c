@@ -667,7 +667,8 @@ UNROLL_ALL
         D = one_digit_step(R, D + f[N - 1], e[N - 1], a, b[N - 1], m, k0s, K);
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K, secret);
-    /* Products of a and b, and a itself: secret in the constant-time path. */
+    /* Products of a and b, and a itself: secret in the constant-time path;
+     * the modulus' moved copy too (the context may hold a secret modulus). */
     wipe_registers(F, K);
     wipe_registers(E, K);
     wipe_registers(G, K);
@@ -1142,9 +1143,12 @@ UNROLL_ALL
         R[k] = _mm512_add_epi64(R[k], _mm512_loadu_si512((const void *)(dg + N + 8 * k)));
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)D);
     normalize_store(r, R, K, secret);
-    /* a's digits doubled and squared: secret in the constant-time path. */
+    /* a's digits doubled and squared: secret in the constant-time path; the
+     * modulus' moved copy too, as in amm_two (the context may hold a secret
+     * modulus). */
     wipe_registers(d, K);
     wipe_registers(dd, K);
+    wipe_registers(md, K);
     wipe_registers(diag, 2 * K + 1);
 }
 
