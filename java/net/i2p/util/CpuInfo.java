@@ -74,7 +74,7 @@ final class CpuInfo {
 
     /** The architecture as the table names it ("x86_64", "aarch64"), or the JVM's os.arch. */
     static String arch() {
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.US);
+        String arch = JbigiProperties.get("os.arch", "").toLowerCase(Locale.US);
         if (arch.equals("amd64") || arch.equals("x86_64"))
             return "x86_64";
         if (arch.equals("aarch64") || arch.equals("arm64"))
@@ -101,7 +101,7 @@ final class CpuInfo {
         String model = "unrecognized";
         Set<String> flags = new HashSet<String>();
         // -Djbigi.cpuinfo=FILE: read FILE instead (the emulated-CPU tests describe the CPU qemu emulates).
-        String source = System.getProperty("jbigi.cpuinfo", "/proc/cpuinfo");
+        String source = JbigiProperties.get("jbigi.cpuinfo", "/proc/cpuinfo");
         try (BufferedReader in = new BufferedReader(new InputStreamReader(
                 new FileInputStream(source), StandardCharsets.ISO_8859_1))) {
             String line;

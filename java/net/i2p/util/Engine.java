@@ -38,7 +38,7 @@ final class Engine {
      * engine's name; "gmp" for a library without engines (I2P's).
      */
     static String select() {
-        String wanted = System.getProperty("jbigi.engine", "auto").trim();
+        String wanted = JbigiProperties.get("jbigi.engine", "auto").trim();
         try {
             nativeForceGmp(wanted.equalsIgnoreCase(GMP));
             return nativeName();

@@ -88,12 +88,12 @@ final class JbigiLoader {
      * -Djbigi.libraryPath=false, to use the bundled one.
      */
     private static Result load(CpuInfo cpu) {
-        if (!Boolean.parseBoolean(System.getProperty("jbigi.enable", "true")))
+        if (!JbigiProperties.getBoolean("jbigi.enable", true))
             return notLoaded(DISABLED, cpu);
 
         List<String> problems = new ArrayList<String>();
-        String forced = System.getProperty("jbigi.variant");
-        if (forced == null && Boolean.parseBoolean(System.getProperty("jbigi.libraryPath", "true"))) {
+        String forced = JbigiProperties.get("jbigi.variant", null);
+        if (forced == null && JbigiProperties.getBoolean("jbigi.libraryPath", true)) {
             try {
                 System.loadLibrary("jbigi");
                 return loaded(FROM_FILE, null, cpu, problems);
@@ -202,14 +202,14 @@ final class JbigiLoader {
         String os = osName();
         if (os == null)
             return names;
-        boolean is64 = "64".equals(System.getProperty("sun.arch.data.model", "64"));
+        boolean is64 = "64".equals(JbigiProperties.get("sun.arch.data.model", "64"));
         for (String type : cpu.compatibleTypes())
             names.add("lib" + "jbigi-" + os + "-" + type + (is64 ? "_64" : "") + ".so");
         return names;
     }
 
     private static String osName() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.US);
+        String os = JbigiProperties.get("os.name", "").toLowerCase(Locale.US);
         if (os.contains("linux"))
             return "linux";
         if (os.contains("kfreebsd"))
@@ -225,8 +225,8 @@ final class JbigiLoader {
      * library can be loaded from.
      */
     static Path extractionDirectory() throws IOException {
-        String configured = System.getProperty("jbigi.tmpdir");
-        Path dir = Paths.get(configured != null ? configured : System.getProperty("java.io.tmpdir"));
+        String configured = JbigiProperties.get("jbigi.tmpdir", null);
+        Path dir = Paths.get(configured != null ? configured : JbigiProperties.get("java.io.tmpdir", "/tmp"));
         if (!Files.isDirectory(dir))
             throw new IOException((configured != null ? "-Djbigi.tmpdir=" : "java.io.tmpdir ") + dir
                     + " is not a directory");
@@ -329,7 +329,7 @@ final class JbigiLoader {
     }
 
     private static void debug(String message) {
-        if (Boolean.getBoolean("jbigi.debug"))
+        if (JbigiProperties.getBoolean("jbigi.debug", false))
             System.err.println("jbigi: " + message);
     }
 }

@@ -68,7 +68,7 @@ final class SpeedTest {
     }
 
     private static void printEnvironment() {
-        System.out.println("java.library.path: " + System.getProperty("java.library.path"));
+        System.out.println("java.library.path: " + JbigiProperties.get("java.library.path", ""));
         System.out.println("Status: " + NativeBigInteger.loadStatus());
         if (NativeBigInteger.getLoadedResourceName() != null)
             System.out.println("Loaded from resource: " + NativeBigInteger.getLoadedResourceName());

@@ -3,7 +3,6 @@ package net.i2p.util;
 import java.math.BigInteger;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,8 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link NativeBigInteger#fixedBase} are the caller's and are not bounded.
  */
 final class TransparentTables {
-    static final int AFTER_USES = Integer.getInteger("jbigi.fixedBase.after", 3);
-    static final long MAX_BYTES = bytesProperty("jbigi.fixedBase.cacheBytes", 32L << 20);
+    static final int AFTER_USES = JbigiProperties.getInt("jbigi.fixedBase.after", 3);
+    static final long MAX_BYTES = JbigiProperties.getBytes("jbigi.fixedBase.cacheBytes", 32L << 20);
 
     /**
      * How one NativeBigInteger has been used as a base lately: with which
@@ -149,25 +148,5 @@ final class TransparentTables {
     /** Transparent FixedBases made since the JVM started (each builds one or two tables). */
     static synchronized long tablesAdmitted() {
         return tablesAdmitted;
-    }
-
-    /** A size property: plain bytes, or with a k, m or g suffix. */
-    static long bytesProperty(String name, long defaultBytes) {
-        String value = System.getProperty(name);
-        if (value == null || value.trim().isEmpty())
-            return defaultBytes;
-        String v = value.trim().toLowerCase(Locale.US);
-        long unit = 1;
-        char last = v.charAt(v.length() - 1);
-        if (last == 'k' || last == 'm' || last == 'g') {
-            unit = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : 1L << 30;
-            v = v.substring(0, v.length() - 1);
-        }
-        try {
-            long n = Long.parseLong(v.trim());
-            return n < 0 ? defaultBytes : n * unit;
-        } catch (NumberFormatException e) {
-            return defaultBytes;
-        }
     }
 }
