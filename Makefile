@@ -64,7 +64,7 @@ endif
 
 JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
 C_SOURCES := src/jbigi.c src/fixedbase_jni.c src/jni_util.c src/convert.c src/arith.c src/version.c \
-  src/wipe.c src/scratch.c src/fixedbase.c src/engine.c src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c \
+  src/wipe.c src/scratch.c src/fixedbase.c src/engine.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c \
   src/small_powm.c src/cpu_check.c
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 RESOURCE_NAME = libjbigi-linux-$(VARIANT)_64.so

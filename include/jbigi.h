@@ -135,6 +135,14 @@ JNIEXPORT void JNICALL Java_net_i2p_util_Engine_nativeForceGmp
 JNIEXPORT jstring JNICALL Java_net_i2p_util_Engine_nativeName
   (JNIEnv *, jclass);
 
+/*
+ * Class:     net_i2p_util_Engine
+ * Method:    nativeNote
+ * Signature: ()Ljava/lang/String;
+ */
+JNIEXPORT jstring JNICALL Java_net_i2p_util_Engine_nativeNote
+  (JNIEnv *, jclass);
+
 #ifdef __cplusplus
 }
 #endif

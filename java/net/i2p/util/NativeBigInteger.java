@@ -368,10 +368,12 @@ public class NativeBigInteger extends BigInteger {
 
     /**
      * One line saying how the library was loaded, or why not, and when it is
-     * loaded, the engine it raises to powers with (e.g. "...; engine: gmp").
+     * loaded, the engine it raises to powers with (e.g. "...; engine: gmp"),
+     * and why an engine this CPU has is not used when its known-answer
+     * self-test failed.
      */
     public static String loadStatus() {
-        return LIBRARY.loaded ? LIBRARY.status + "; engine: " + LIBRARY.engine : LIBRARY.status;
+        return LIBRARY.loaded ? LIBRARY.status + "; engine: " + LIBRARY.engine + Engine.note() : LIBRARY.status;
     }
 
     /**
