@@ -183,10 +183,23 @@ public final class TableBoundProbe {
     private static void rss(int bases) throws IOException {
         Random random = new Random(14);
         BigInteger p = SpeedTest.GROUP14_PRIME;
-        // Warm up: the library loaded, the code paths compiled once, a table built and freed.
-        NativeBigInteger warm = new NativeBigInteger(new BigInteger(2040, random));
-        for (int i = 0; i < 4; i++)
-            warm.modPow(new BigInteger(2040, random), p);
+        // Warm up, so that the JIT compiler has done most of its work (and
+        // taken its memory) before the first reading: the same calls, each
+        // table an explicit one, closed at once, and no transparent table
+        // (two uses a base), so that none is held when memory is first read.
+        for (int b = 0; b < 300; b++) {
+            NativeBigInteger base = new NativeBigInteger(new BigInteger(2040, random));
+            BigInteger e = new BigInteger(256, random);
+            BigInteger want = new BigInteger(base.toByteArray()).modPow(e, p);
+            try (FixedBase fixed = NativeBigInteger.fixedBase(base, p)) {
+                if (!fixed.modPow(e).equals(want))
+                    throw new AssertionError("warm-up: wrong result");
+            }
+            for (int use = 0; use < 2; use++)
+                want = base.modPow(e.add(BigInteger.valueOf(use)), p).multiply(base).mod(p);
+        }
+        if (TransparentTables.heldBytes() != 0)
+            throw new AssertionError("warm-up left a transparent table");
         long heapBefore = heapAfterCollection();
         boolean trimmed = trimNativeHeap();
         long rssBefore = rssKiB();

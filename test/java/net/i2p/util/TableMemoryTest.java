@@ -351,15 +351,18 @@ class TableMemoryTest {
      * about 290 MiB.  The heap is committed and touched from the start
      * (-Xms256m -XX:+AlwaysPreTouch), so that what grows is native memory:
      * otherwise G1 grows its young generation into the 256 MiB as it likes,
-     * tables or not.  Before each reading the JVM gives the C heap's free
-     * memory back where it can (TableBoundProbe.trimNativeHeap): the JIT
-     * compiler's freed arenas would otherwise count.
+     * tables or not.  The JIT compiler's working memory is kept out of the
+     * readings too: -Xbatch finishes each compilation before the code that
+     * asked for it goes on (none is in flight when memory is read), and
+     * before each reading the JVM gives the C heap's free memory back where
+     * it can (TableBoundProbe.trimNativeHeap).
      */
     @Test
     void threeThousandReusedBasesStayWithinTheBoundInResidentMemory() throws Exception {
         assumeTrue(System.getenv("ASAN_OPTIONS") == null,
                 "resident memory is not measured under AddressSanitizer, whose allocator keeps freed memory");
-        Subprocess p = probe(Arrays.asList("-Xmx256m", "-Xms256m", "-XX:+AlwaysPreTouch"), "rss", "3000");
+        Subprocess p = probe(Arrays.asList("-Xmx256m", "-Xms256m", "-XX:+AlwaysPreTouch", "-Xbatch"), "rss",
+                "3000");
         long growth = field(p.output, "rss-growth-kib");
         System.out.println("3,000 reused bases: resident memory grew by " + growth + " KiB ("
                 + field(p.output, "untrimmed-rss-growth-kib") + " KiB before trimming the C heap, trimmed: "
