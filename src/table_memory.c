@@ -21,7 +21,8 @@ static uint64_t magic_at(const void *block)
 /* Bytes mapped for a table of table_bytes bytes: whole pages. */
 static size_t mapped_bytes(size_t table_bytes)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    long page_size = sysconf(_SC_PAGESIZE);
+    size_t page = page_size > 0 ? (size_t)page_size : 4096;
     return (JBIGI_TM_HEADER_BYTES + table_bytes + page - 1) / page * page;
 }
 
