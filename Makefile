@@ -65,7 +65,7 @@ endif
 JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
 C_SOURCES := src/jbigi.c src/fixedbase_jni.c src/jni_util.c src/convert.c src/arith.c src/version.c \
   src/wipe.c src/scratch.c src/fixedbase.c src/engine.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c \
-  src/small_powm.c src/cpu_check.c
+  src/small_powm.c src/cpu_check.c src/table_memory.c
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 RESOURCE_NAME = libjbigi-linux-$(VARIANT)_64.so
 # The CPU features a variant needs: column 7 on of its row in src/variants.tsv.

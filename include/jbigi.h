@@ -92,6 +92,22 @@ JNIEXPORT jlong JNICALL Java_net_i2p_util_FixedBase_nativeTableBytes
 
 /*
  * Class:     net_i2p_util_FixedBase
+ * Method:    nativeAllocateTable
+ * Signature: (J)Ljava/nio/ByteBuffer;
+ */
+JNIEXPORT jobject JNICALL Java_net_i2p_util_FixedBase_nativeAllocateTable
+  (JNIEnv *, jclass, jlong);
+
+/*
+ * Class:     net_i2p_util_FixedBase
+ * Method:    nativeFreeTable
+ * Signature: (Ljava/nio/ByteBuffer;)V
+ */
+JNIEXPORT void JNICALL Java_net_i2p_util_FixedBase_nativeFreeTable
+  (JNIEnv *, jclass, jobject);
+
+/*
+ * Class:     net_i2p_util_FixedBase
  * Method:    nativeBuildTable
  * Signature: (Ljava/nio/ByteBuffer;[B[BIII)V
  */
