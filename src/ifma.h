@@ -137,6 +137,11 @@ typedef struct {
  */
 int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags);
 
+/* N, the digits of a number for an n-limb modulus (ctx->digits); the
+ * kernels are specialised by (N + 7) / 8 registers and, from 8 registers,
+ * by N's parity. */
+int jbigi_ifma_digits(mp_size_t n);
+
 /* Wipes and frees what ctx_init allocated. */
 void jbigi_ifma_ctx_clear(jbigi_ifma_ctx *ctx);
 

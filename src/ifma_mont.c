@@ -218,6 +218,11 @@ static int digits_for(mp_size_t n)
     return N <= 8 * PAIR_KMAX ? (N + 1) & ~1 : N;
 }
 
+int jbigi_ifma_digits(mp_size_t n)
+{
+    return digits_for(n);
+}
+
 /* ---- Conversion: portable C, constant time (only sizes steer it) ---- */
 
 void jbigi_ifma_to_digits(uint64_t *d, int words, const mp_limb_t *x, mp_size_t n)
@@ -381,7 +386,7 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 #else
 #define NO_UNROLL _Pragma("GCC unroll 1")
 #endif
-#if defined(JBIGI_IFMA_MODEL) || defined(IFMA_SANITIZED_BUILD)
+#if defined(IFMA_SANITIZED_BUILD)
 #define IFMA_INLINE static inline IFMA_TARGET
 #else
 #define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
