@@ -1,6 +1,7 @@
 package net.i2p.util;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -248,6 +249,18 @@ class LoadingTest {
         assertEquals(5, count(p.output, "Java run time:"), p.output);
         assertEquals(5, count(p.output, "% of pure Java time"), p.output);
         assertTrue(p.output.contains("jbigi version: 5"), p.output);
+    }
+
+    /** -n times native code only: it must say that nothing was compared, never that results matched. */
+    @Test
+    void speedTestNativeOnlySaysItDidNotCompare() throws Exception {
+        Subprocess p = Subprocess.run(jar(), Collections.singletonList("-Djava.library.path=lib"),
+                "net.i2p.util.NativeBigInteger", "-n");
+        assertEquals(0, p.exitCode, p.output);
+        assertEquals(5, count(p.output, " runs, not compared with BigInteger (-n)"), p.output);
+        assertTrue(p.output.contains("Results not compared with BigInteger (-n)."), p.output);
+        assertFalse(p.output.contains("match"), p.output);
+        assertEquals(0, count(p.output, "Java run time:"), p.output);
     }
 
     @Test
