@@ -118,7 +118,9 @@ host_variant() {
     esac
     flags=" $(awk -F': *' '/^(flags|Features)/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true) "
     # ARM: "CPU architecture: 7" (or later) is the table's armv7, as for the loader.
-    if (($(awk -F': *' '/^CPU architecture/ { print $2 + 0; exit }' /proc/cpuinfo 2>/dev/null || echo 0) >= 7)); then
+    local arm_level
+    arm_level=$(awk -F': *' '/^CPU architecture/ { n = $2 + 0; exit } END { print n + 0 }' /proc/cpuinfo 2>/dev/null || echo 0)
+    if ((arm_level >= 7)); then
         flags+="armv7 "
     fi
     local cpu _arch _host _march _mtune who features f ok

@@ -18,6 +18,9 @@
 #     its features: refused with a clear status, no crash.
 #  3. The ARM builds' C tests under qemu-aarch64 (armv8) and qemu-arm
 #     (armv7, 32-bit limbs), when the dist build made their GMPs.
+#  4. The dist jar in Debian's armhf OpenJDK under qemu-arm (fetched by
+#     test/emulated/fetch-armhf-jvm.sh), told it runs on an ARMv7, then an
+#     ARMv6.
 #
 # What is missing (qemu-user, a cross compiler, an ARM GMP) is skipped,
 # and counted as skipped, with a message saying how to get it.  Environment as for
@@ -159,7 +162,7 @@ else
     cp="build/jbigi.jar:$classes"
     "$JAVA" -Djava.library.path="$empty" -cp "$cp" net.i2p.util.VectorProbe "$VECTORS" "$VECTOR_LIMIT" >"$out/host.log" 2>&1
     host_digest=$(field results "$out/host.log")
-    echo "jar carries: $(sed -n 's/^libjbigi-linux-\([a-z0-9]*\)_64\.so$/\1/p' "$out/jar.list" | tr '\n' ' ')"
+    echo "jar carries: $(sed -n 's/^libjbigi-linux-\([a-z0-9]*\)\(_64\)\{0,1\}\.so$/\1/p' "$out/jar.list" | tr '\n' ' ')"
     echo "this machine's candidates: $(candidates | tr '\n' ' ')"
     features=$(table_features)
     for model in $MODELS; do
@@ -200,8 +203,11 @@ else
 fi
 
 # ---- 3. the ARM rows' C tests under qemu-aarch64 and qemu-arm ----
-# cpu (row of src/variants.tsv), cross compiler and its Debian packages, qemu
-while read -r cpu cross packages emulator; do
+# cpu (row of src/variants.tsv), its arch, cross compiler and its Debian
+# packages, qemu, and the C tests of code its library leaves out ("-": none;
+# on 32-bit limbs the IFMA engine and the fixed-base tables, see the
+# Makefile's LIMB32_OMITTED).
+while read -r cpu arch cross packages emulator omitted; do
     gmp=build/gmp-6.2.1-$cpu/install
     if ! command -v "$cross" >/dev/null || ! command -v "$emulator" >/dev/null; then
         skip "$cpu: needs $packages and qemu-user"
@@ -210,9 +216,20 @@ while read -r cpu cross packages emulator; do
         skip "$cpu: no $cpu GMP yet (./build.sh dist, or ./build.sh --gmp-only $cpu)"
         continue
     fi
-    # Every C test, linked with the library's sources below JNI, as in make test.
-    sources=$(c_sources_below_jni)
+    # Every C test, linked with the sources below JNI of this architecture's library.
+    sources=""
+    # shellcheck disable=SC2016 # $(call ...) is make's, not the shell's
+    for f in $(make -s --no-print-directory --eval "jbigi-print-arch-sources: ; @echo \$(call arch_sources,$arch)" \
+        jbigi-print-arch-sources); do
+        grep -q '^#include <jni.h>' "$f" || sources="$sources $f"
+    done
     for t in $(c_tests); do
+        case ",$omitted," in
+            *",$t,"*)
+                skip "$t ($cpu): tests code this architecture's library leaves out"
+                continue
+                ;;
+        esac
         # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
         if "$cross" -std=c11 -O2 -Wall -Wextra -Werror -static -DJBIGI_PRIVATE_GMP -Isrc -Itest/c \
             -I"$gmp/include" -o "$out/$t-$cpu" "test/c/$t.c" $sources "$gmp/lib/libgmp.a" $(c_test_link_flags "$t") \
@@ -225,8 +242,51 @@ while read -r cpu cross packages emulator; do
         fi
     done
 done <<'ROWS'
-armv8 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu+libc6-dev-arm64-cross qemu-aarch64
+armv8 aarch64 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu+libc6-dev-arm64-cross qemu-aarch64 -
+armv7 armhf arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf+libc6-dev-armhf-cross qemu-arm test_ifma,test_fixedbase
 ROWS
+
+# ---- 4. the jar in an emulated armhf JVM (qemu-arm, Debian's armhf OpenJDK) ----
+# qemu-user shows the host's /proc/cpuinfo, so the JVM is told an ARM one:
+# an ARMv7 (Raspberry Pi 2/3 in 32-bit mode) loads libjbigi-linux-armv7.so
+# and computes what the host computes, -Xcheck:jni clean; an ARMv6 (Pi Zero)
+# has no library meant for it and runs in pure Java.
+armhf_root=build/armhf-jvm/root
+armhf_java=$armhf_root/usr/lib/jvm/java-17-openjdk-armhf/bin/java
+if ! command -v qemu-arm >/dev/null; then
+    skip "armhf JVM: qemu-arm not installed (apt-get install qemu-user)"
+elif [ ! -x "$armhf_java" ]; then
+    skip "armhf JVM: none in $armhf_root (sh test/emulated/fetch-armhf-jvm.sh fetches Debian's)"
+elif [ ! -f build/jbigi.jar ] || ! "$(dirname "$JAVA")/jar" tf build/jbigi.jar | grep -qx 'libjbigi-linux-armv7\.so'; then
+    skip "armhf JVM: build/jbigi.jar carries no libjbigi-linux-armv7.so (make dist)"
+elif [ ! -f "$classes/net/i2p/util/VectorProbe.class" ]; then
+    not_ok "armhf JVM: the compiled test classes are missing"
+else
+    empty=$(mktemp -d)
+    "$JAVA" -Djava.library.path="$empty" -cp "build/jbigi.jar:$classes" net.i2p.util.VectorProbe "$VECTORS" 300 \
+        >"$out/armhf-host.log" 2>&1
+    for arch_level in 7 6; do
+        info=$out/armv$arch_level.cpuinfo
+        printf 'processor\t: 0\nmodel name\t: ARMv%s Processor (qemu)\nFeatures\t: half thumb fastmult vfp edsp tls\nCPU architecture: %s\n\n' \
+            "$arch_level" "$arch_level" >"$info"
+        log=$out/armhf-armv$arch_level.log
+        qemu-arm -L "$armhf_root" "$armhf_java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xcheck:jni \
+            -Djava.library.path="$empty" -Djbigi.cpuinfo="$info" -cp "build/jbigi.jar:$classes" \
+            net.i2p.util.VectorProbe "$VECTORS" 300 >"$log" 2>&1
+        rc=$?
+        expected=$([ "$arch_level" = 7 ] && echo "true libjbigi-linux-armv7.so" || echo "false null")
+        got="$(field native "$log") $(field resource "$log")"
+        if [ "$rc" -ne 0 ] || [ "$got" != "$expected" ] || grep -q '^WARNING' "$log" ||
+            [ "$(field results "$log")" != "$(field results "$out/armhf-host.log")" ] ||
+            [ "$(field vectors "$log")" != "300 0" ]; then
+            not_ok "armhf JVM as an ARMv$arch_level: exit $rc, expected '$expected', got '$got'"
+            cat "$log"
+        else
+            ok "armhf JVM as an ARMv$arch_level: native/resource '$got', 300 vectors and the random cases as on the host, -Xcheck:jni clean"
+        fi
+    done
+    rm -rf "$empty"
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
