@@ -18,9 +18,9 @@
 #     its features: refused with a clear status, no crash.
 #  3. The ARM builds' C tests under qemu-aarch64 (armv8) and qemu-arm
 #     (armv7, 32-bit limbs), when the dist build made their GMPs.
-#  4. The dist jar in Debian's armhf OpenJDK under qemu-arm (fetched by
-#     test/emulated/fetch-armhf-jvm.sh), told it runs on an ARMv7, then an
-#     ARMv6.
+#  4. The dist jar in Debian's armhf and arm64 OpenJDK under qemu-arm and
+#     qemu-aarch64 (fetched by test/emulated/fetch-arm-jvm.sh): armhf told it
+#     runs on an ARMv7, then an ARMv6; arm64.
 #
 # What is missing (qemu-user, a cross compiler, an ARM GMP) is skipped,
 # and counted as skipped, with a message saying how to get it.  Environment as for
@@ -246,47 +246,60 @@ armv8 aarch64 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu+libc6-dev-arm64-cross 
 armv7 armhf arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf+libc6-dev-armhf-cross qemu-arm test_ifma,test_fixedbase
 ROWS
 
-# ---- 4. the jar in an emulated armhf JVM (qemu-arm, Debian's armhf OpenJDK) ----
-# qemu-user shows the host's /proc/cpuinfo, so the JVM is told an ARM one:
-# an ARMv7 (Raspberry Pi 2/3 in 32-bit mode) loads libjbigi-linux-armv7.so
-# and computes what the host computes, -Xcheck:jni clean; an ARMv6 (Pi Zero)
-# has no library meant for it and runs in pure Java.
-armhf_root=build/armhf-jvm/root
-armhf_java=$armhf_root/usr/lib/jvm/java-17-openjdk-armhf/bin/java
-if ! command -v qemu-arm >/dev/null; then
-    skip "armhf JVM: qemu-arm not installed (apt-get install qemu-user)"
-elif [ ! -x "$armhf_java" ]; then
-    skip "armhf JVM: none in $armhf_root (sh test/emulated/fetch-armhf-jvm.sh fetches Debian's)"
-elif [ ! -f build/jbigi.jar ] || ! "$(dirname "$JAVA")/jar" tf build/jbigi.jar | grep -qx 'libjbigi-linux-armv7\.so'; then
-    skip "armhf JVM: build/jbigi.jar carries no libjbigi-linux-armv7.so (make dist)"
-elif [ ! -f "$classes/net/i2p/util/VectorProbe.class" ]; then
-    not_ok "armhf JVM: the compiled test classes are missing"
-else
-    empty=$(mktemp -d)
-    "$JAVA" -Djava.library.path="$empty" -cp "build/jbigi.jar:$classes" net.i2p.util.VectorProbe "$VECTORS" 300 \
-        >"$out/armhf-host.log" 2>&1
-    for arch_level in 7 6; do
-        info=$out/armv$arch_level.cpuinfo
-        printf 'processor\t: 0\nmodel name\t: ARMv%s Processor (qemu)\nFeatures\t: half thumb fastmult vfp edsp tls\nCPU architecture: %s\n\n' \
-            "$arch_level" "$arch_level" >"$info"
-        log=$out/armhf-armv$arch_level.log
-        qemu-arm -L "$armhf_root" "$armhf_java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xcheck:jni \
-            -Djava.library.path="$empty" -Djbigi.cpuinfo="$info" -cp "build/jbigi.jar:$classes" \
-            net.i2p.util.VectorProbe "$VECTORS" 300 >"$log" 2>&1
-        rc=$?
-        expected=$([ "$arch_level" = 7 ] && echo "true libjbigi-linux-armv7.so" || echo "false null")
-        got="$(field native "$log") $(field resource "$log")"
-        if [ "$rc" -ne 0 ] || [ "$got" != "$expected" ] || grep -q '^WARNING' "$log" ||
-            [ "$(field results "$log")" != "$(field results "$out/armhf-host.log")" ] ||
-            [ "$(field vectors "$log")" != "300 0" ]; then
-            not_ok "armhf JVM as an ARMv$arch_level: exit $rc, expected '$expected', got '$got'"
-            cat "$log"
-        else
-            ok "armhf JVM as an ARMv$arch_level: native/resource '$got', 300 vectors and the random cases as on the host, -Xcheck:jni clean"
-        fi
-    done
-    rm -rf "$empty"
-fi
+# ---- 4. the jar in emulated ARM JVMs (qemu-arm, qemu-aarch64; Debian's OpenJDK) ----
+# qemu-user shows the host's /proc/cpuinfo, so each JVM is told an ARM one.
+# armhf: as an ARMv7 (Raspberry Pi 2/3 with a 32-bit OS) it loads
+# libjbigi-linux-armv7.so; as an ARMv6 (Pi Zero) there is no library meant
+# for it and it runs in pure Java.  arm64: it loads libjbigi-linux-armv8_64.so.
+# Every time: the host's results, 300 known-answer vectors, -Xcheck:jni clean.
+# arch qemu cpu-architecture expected-resource ("-": pure Java)
+empty=$(mktemp -d)
+host_log=$out/arm-host.log
+while read -r arch emulator level expected; do
+    root=build/$arch-jvm/root
+    java=$root/usr/lib/jvm/java-17-openjdk-$arch/bin/java
+    what="$arch JVM as an ARMv$level"
+    if ! command -v "$emulator" >/dev/null; then
+        skip "$what: $emulator not installed (apt-get install qemu-user)"
+        continue
+    elif [ ! -x "$java" ]; then
+        skip "$what: no JVM in $root (sh test/emulated/fetch-arm-jvm.sh fetches Debian's)"
+        continue
+    elif [ "$expected" != - ] && { [ ! -f build/jbigi.jar ] ||
+        ! "$(dirname "$JAVA")/jar" tf build/jbigi.jar | grep -qx "$expected"; }; then
+        skip "$what: build/jbigi.jar carries no $expected (make dist)"
+        continue
+    elif [ ! -f "$classes/net/i2p/util/VectorProbe.class" ]; then
+        not_ok "$what: the compiled test classes are missing"
+        continue
+    fi
+    [ -f "$host_log" ] || "$JAVA" -Djava.library.path="$empty" -cp "build/jbigi.jar:$classes" \
+        net.i2p.util.VectorProbe "$VECTORS" 300 >"$host_log" 2>&1
+    info=$out/$arch-v$level.cpuinfo
+    printf 'processor\t: 0\nmodel name\t: ARMv%s Processor (qemu)\nFeatures\t: fp half thumb vfp edsp tls\nCPU architecture: %s\n\n' \
+        "$level" "$level" >"$info"
+    log=$out/$arch-v$level.log
+    # A small heap: sized from the host's memory, a 32-bit JVM's would leave
+    # too little of its address space under qemu-arm for native allocations.
+    "$emulator" -L "$root" "$java" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xcheck:jni \
+        -Djava.library.path="$empty" -Djbigi.cpuinfo="$info" -cp "build/jbigi.jar:$classes" \
+        net.i2p.util.VectorProbe "$VECTORS" 300 >"$log" 2>&1
+    rc=$?
+    want=$([ "$expected" != - ] && echo "true $expected" || echo "false null")
+    got="$(field native "$log") $(field resource "$log")"
+    if [ "$rc" -ne 0 ] || [ "$got" != "$want" ] || grep -q '^WARNING' "$log" ||
+        [ "$(field results "$log")" != "$(field results "$host_log")" ] || [ "$(field vectors "$log")" != "300 0" ]; then
+        not_ok "$what: exit $rc, expected '$want', got '$got'"
+        cat "$log"
+    else
+        ok "$what: native/resource '$got', 300 vectors and the random cases as on the host, -Xcheck:jni clean"
+    fi
+done <<'ROWS'
+armhf qemu-arm 7 libjbigi-linux-armv7.so
+armhf qemu-arm 6 -
+arm64 qemu-aarch64 8 libjbigi-linux-armv8_64.so
+ROWS
+rm -rf "$empty"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
