@@ -255,6 +255,7 @@ ROWS
 # arch qemu cpu-architecture expected-resource ("-": pure Java)
 empty=$(mktemp -d)
 host_log=$out/arm-host.log
+rm -f "$host_log" # made by the first JVM run below, from this jar
 while read -r arch emulator level expected; do
     root=build/$arch-jvm/root
     java=$root/usr/lib/jvm/java-17-openjdk-$arch/bin/java
