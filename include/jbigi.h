@@ -92,6 +92,22 @@ JNIEXPORT jlong JNICALL Java_net_i2p_util_FixedBase_nativeTableBytes
 
 /*
  * Class:     net_i2p_util_FixedBase
+ * Method:    nativeAllocateTable
+ * Signature: (J)Ljava/nio/ByteBuffer;
+ */
+JNIEXPORT jobject JNICALL Java_net_i2p_util_FixedBase_nativeAllocateTable
+  (JNIEnv *, jclass, jlong);
+
+/*
+ * Class:     net_i2p_util_FixedBase
+ * Method:    nativeFreeTable
+ * Signature: (Ljava/nio/ByteBuffer;)V
+ */
+JNIEXPORT void JNICALL Java_net_i2p_util_FixedBase_nativeFreeTable
+  (JNIEnv *, jclass, jobject);
+
+/*
+ * Class:     net_i2p_util_FixedBase
  * Method:    nativeBuildTable
  * Signature: (Ljava/nio/ByteBuffer;[B[BIII)V
  */
@@ -133,6 +149,14 @@ JNIEXPORT void JNICALL Java_net_i2p_util_Engine_nativeForceGmp
  * Signature: ()Ljava/lang/String;
  */
 JNIEXPORT jstring JNICALL Java_net_i2p_util_Engine_nativeName
+  (JNIEnv *, jclass);
+
+/*
+ * Class:     net_i2p_util_Engine
+ * Method:    nativeNote
+ * Signature: ()Ljava/lang/String;
+ */
+JNIEXPORT jstring JNICALL Java_net_i2p_util_Engine_nativeNote
   (JNIEnv *, jclass);
 
 #ifdef __cplusplus

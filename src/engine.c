@@ -24,3 +24,10 @@ const char *jbigi_engine_name(void)
 {
     return !atomic_load(&gmp_forced) && jbigi_ifma_available() ? "avx512-ifma" : "gmp";
 }
+
+const char *jbigi_engine_note(void)
+{
+    if (jbigi_ifma_selftest_result() == JBIGI_IFMA_SELFTEST_FAILED)
+        return "avx512-ifma switched off: its known-answer self-test failed on this CPU";
+    return "";
+}

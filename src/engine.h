@@ -18,4 +18,8 @@ int jbigi_engine_ifma_takes(mp_size_t n);
 /* The engine modPow uses for large moduli here: "avx512-ifma" or "gmp". */
 const char *jbigi_engine_name(void);
 
+/* What a user should know about the engines beyond the name: why an engine
+ * this CPU has is not used (its self-test failed), or "" when nothing. */
+const char *jbigi_engine_note(void);
+
 #endif

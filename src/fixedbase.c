@@ -51,10 +51,9 @@
 #include "ifma.h"
 #include "scratch.h"
 
+#include "ifma_intrin.h"
+
 #include <stdint.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,14 +168,14 @@ static const uint64_t *aligned_operand(struct mont *c, const mp_limb_t *p, int s
     return copy;
 }
 
-#if defined(__x86_64__)
+#if JBIGI_AVX512_CODE
 /*
  * rp = table[which], table holding count entries of width words, reading
  * every entry: mpn_sec_tabselect with AVX-512, for the IFMA format, whose
  * width is a multiple of 8.  The entry is picked by a vector comparison into
  * a mask register, which takes the same time whatever it finds.
  */
-__attribute__((target("avx512f"))) static void select_avx512(uint64_t *rp, const uint64_t *table, size_t width,
+JBIGI_AVX512_TARGET("avx512f") static void select_avx512(uint64_t *rp, const uint64_t *table, size_t width,
                                                              size_t count, size_t which)
 {
     const __m512i wanted = _mm512_set1_epi64((long long)which);
@@ -195,7 +194,7 @@ __attribute__((target("avx512f"))) static void select_avx512(uint64_t *rp, const
 static void select_entry(struct mont *c, mp_limb_t *rp, const mp_limb_t *table, size_t width, size_t count,
                          size_t which)
 {
-#if defined(__x86_64__)
+#if JBIGI_AVX512_CODE
     if (c->ifma != NULL) {
         select_avx512(rp, table, width, count, which);
         return;

@@ -1,13 +1,16 @@
 /*
  * fixedbase_jni.c - the JNI entry points of net.i2p.util.FixedBase.
  *
- * A table lives in a direct ByteBuffer that FixedBase allocates: outside the
- * Java heap, so an exponentiation reads it in place without holding a JNI
- * critical region (which would stall the garbage collector for the whole
- * computation), and freed by the JVM when the buffer becomes unreachable.
- * The buffer's address and capacity come from the JVM; the table in it is
- * validated by fixedbase.c before a limb of its entries is read, so a forged
- * or damaged buffer gives IllegalArgumentException, never a wild read.
+ * A table lives in a direct ByteBuffer: outside the Java heap, so an
+ * exponentiation reads it in place without holding a JNI critical region
+ * (which would stall the garbage collector for the whole computation).
+ * FixedBase's tables are blocks that this file allocates and frees
+ * (table_memory.c), handed to Java as direct buffers over memory the JVM does
+ * not own: freed when FixedBase frees them, not when a collection finds the
+ * buffer.  The buffer's address and capacity come from the JVM; the table in
+ * it is validated by fixedbase.c before a limb of its entries is read, and a
+ * block by its header before it is freed, so a forged or damaged buffer gives
+ * IllegalArgumentException, never a wild read or a bad free.
  */
 #include <jni.h>
 #include <stdint.h>
@@ -16,6 +19,7 @@
 #include "arith.h"
 #include "fixedbase.h"
 #include "jni_util.h"
+#include "table_memory.h"
 #include "wipe.h"
 
 /* Tables are arrays of 64-bit limbs in a buffer of bytes. */
@@ -61,6 +65,57 @@ Java_net_i2p_util_FixedBase_nativeTableBytes(JNIEnv *env, jclass cls, jint modul
     (void)env;
     (void)cls;
     return (jlong)(table_limbs_for(modulusBits, rows, blocks) * 8);
+}
+
+/* A new zeroed block for a table of tableBytes bytes, as a direct buffer of
+ * JBIGI_TM_HEADER_BYTES + tableBytes bytes; the table is its slice from
+ * JBIGI_TM_HEADER_BYTES on.  The caller frees it with nativeFreeTable. */
+JNIEXPORT jobject JNICALL
+Java_net_i2p_util_FixedBase_nativeAllocateTable(JNIEnv *env, jclass cls, jlong tableBytes)
+{
+    (void)cls;
+    jobject buffer = NULL;
+    void *block = NULL;
+    if (tableBytes < 8 || (unsigned long long)tableBytes > JBIGI_TM_MAX_TABLE_BYTES || tableBytes % 8 != 0) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException",
+                    "fixed-base table size out of range: a multiple of 8 bytes, from 8 bytes to 128 MiB");
+        goto done;
+    }
+    block = jbigi_tm_alloc((size_t)tableBytes);
+    if (block == NULL) {
+        jbigi_throw(env, "java/lang/OutOfMemoryError", "no memory for a fixed-base table");
+        goto done;
+    }
+    buffer = (*env)->NewDirectByteBuffer(env, block, (jlong)JBIGI_TM_HEADER_BYTES + tableBytes);
+    if (buffer != NULL)
+        block = NULL; /* Java's now, until nativeFreeTable */
+done:
+    if (block != NULL)
+        jbigi_tm_free(block);
+    return buffer;
+}
+
+/* Wipes and frees a block from nativeAllocateTable.  Nothing may use the
+ * buffer or its slices afterwards: FixedBase frees a table only once no call
+ * holds it. */
+JNIEXPORT void JNICALL
+Java_net_i2p_util_FixedBase_nativeFreeTable(JNIEnv *env, jclass cls, jobject jblock)
+{
+    (void)cls;
+    if (jblock == NULL) {
+        jbigi_throw(env, "java/lang/NullPointerException", "table block is null");
+        goto done;
+    }
+    void *address = (*env)->GetDirectBufferAddress(env, jblock);
+    jlong capacity = (*env)->GetDirectBufferCapacity(env, jblock);
+    if (address == NULL || capacity <= 0 || !jbigi_tm_is_block(address, (size_t)capacity)) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException",
+                    "not a live fixed-base table block from nativeAllocateTable");
+        goto done;
+    }
+    jbigi_tm_free(address);
+done:
+    return;
 }
 
 struct build_call {

@@ -35,13 +35,40 @@
 #define JBIGI_IFMA_MAX_LIMBS 128
 
 /*
- * 1 if this CPU and OS run the engine: CPUID leaf 7 reports AVX512F,
+ * 1 if this CPU and OS can execute the engine: CPUID leaf 7 reports AVX512F,
  * AVX512IFMA and AVX512VL, CPUID leaf 1 OSXSAVE, and XCR0 shows the OS saves
  * SSE, AVX, opmask and ZMM state (bits 1, 2, 5, 6, 7).  0 otherwise, and 0
  * whenever the environment variable JBIGI_ENGINE is "gmp" (the forced-GMP
- * switch: valgrind, for one, cannot execute AVX-512).  Computed once.
+ * switch).  In test builds with JBIGI_IFMA_MODEL, 1 on any CPU unless
+ * forced off: the model executes the instructions.  Computed once.  The
+ * functions below that compute (ctx_init, powm, powm_sec) require it.
+ */
+int jbigi_ifma_cpu(void);
+
+/*
+ * 1 if the engine may be used: jbigi_ifma_cpu(), and the known-answer
+ * self-test passed in this process (run on the first call; see
+ * jbigi_ifma_selftest).  What the per-call engine choice asks.
  */
 int jbigi_ifma_available(void);
+
+/* The self-test's outcome, running it if it has not run yet. */
+#define JBIGI_IFMA_SELFTEST_NOT_RUN 0 /* the CPU cannot run the engine */
+#define JBIGI_IFMA_SELFTEST_PASSED 1
+#define JBIGI_IFMA_SELFTEST_FAILED 2 /* the engine is off for the process */
+int jbigi_ifma_selftest_result(void);
+
+/*
+ * The known-answer self-test (ifma_selftest.c): for every kernel shape (each
+ * register count, and from 8 registers each parity of the digit count), a
+ * short exponentiation on the Montgomery layer, with and without the
+ * constant-time flags, against GMP's mpz_powm.  Requires jbigi_ifma_cpu().
+ * Returns 0 when every result matched, else the limb count of the first
+ * mismatch (or -1 when memory ran out).  corrupt: flip a bit of each
+ * engine result before comparing (for the tests, and the environment
+ * variable JBIGI_IFMA_SELFTEST_FAULT=1: the check must catch it).
+ */
+int jbigi_ifma_selftest(int corrupt);
 
 /* 1 if the engine is available on an AMD Zen 4 (CPU family 19h). */
 int jbigi_ifma_zen4(void);

@@ -19,6 +19,10 @@
  * jbigi_ifma_takes) is computed at load time by a constructor and cached in
  * an atomic; a caller arriving before the constructor (another constructor)
  * computes it itself.  Both give the same value, so the race is benign.
+ *
+ * Where the CPU can run it, the engine is used only after its known-answer
+ * self-test (ifma_selftest.c) passed in this process.  In test builds with
+ * JBIGI_IFMA_MODEL every CPU "has" the instructions: the model runs them.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -29,6 +33,13 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 
+#if defined(JBIGI_IFMA_MODEL)
+/* Test builds: the model of the instructions runs anywhere. */
+static int cpu_has_ifma(void)
+{
+    return 1;
+}
+#else
 static int cpu_has_ifma(void)
 {
     unsigned a, b, c, d;
@@ -49,6 +60,7 @@ static int cpu_has_ifma(void)
                                   | (1u << 31); /* AVX512VL */
     return (b & leaf7_needed) == leaf7_needed;
 }
+#endif
 
 /* AMD family 19h (Zen 3 and Zen 4; only Zen 4 has IFMA). */
 static int cpu_is_amd_family_19h(void)
@@ -67,7 +79,11 @@ static int cpu_is_amd_family_19h(void)
 #else
 static int cpu_has_ifma(void)
 {
+#if defined(JBIGI_IFMA_MODEL)
+    return 1;
+#else
     return 0;
+#endif
 }
 
 static int cpu_is_amd_family_19h(void)
@@ -82,38 +98,70 @@ static int engine_forced_off(void)
     return env != NULL && strcmp(env, "gmp") == 0;
 }
 
-/* -1: not computed yet; 0: no engine; 1: the engine runs; 2: it runs, on
- * AMD Zen 4 (family 19h), where it wins from smaller moduli than elsewhere
- * (see ifma_powm.c).  One CPUID pass, at load time: in a virtual machine a
- * CPUID instruction may cost microseconds. */
-static atomic_int available = -1;
+/* -1: not computed yet; 0: the CPU cannot run the engine; 1: it can; 2:
+ * it can, and it is an AMD Zen 4 (family 19h), where the engine wins from
+ * smaller moduli than elsewhere (see ifma_powm.c).  One CPUID pass, at load
+ * time: in a virtual machine a CPUID instruction may cost microseconds. */
+static atomic_int cpu = -1;
 
-static int compute(void)
+static int compute_cpu(void)
 {
     int v = 0;
     if (!engine_forced_off() && cpu_has_ifma())
         v = cpu_is_amd_family_19h() ? 2 : 1;
-    atomic_store_explicit(&available, v, memory_order_release);
+    atomic_store_explicit(&cpu, v, memory_order_release);
     return v;
 }
 
 __attribute__((constructor)) static void ifma_cpu_init(void)
 {
-    compute();
+    compute_cpu();
 }
 
-static int state(void)
+static int cpu_state(void)
 {
-    int v = atomic_load_explicit(&available, memory_order_acquire);
-    return v >= 0 ? v : compute();
+    int v = atomic_load_explicit(&cpu, memory_order_acquire);
+    return v >= 0 ? v : compute_cpu();
 }
 
-int jbigi_ifma_available(void)
+int jbigi_ifma_cpu(void)
 {
-    return state() > 0;
+    return cpu_state() > 0;
 }
 
 int jbigi_ifma_zen4(void)
 {
-    return state() == 2;
+    return cpu_state() == 2;
+}
+
+/* The self-test's outcome: -1 not run yet, else a JBIGI_IFMA_SELFTEST_*
+ * code.  Run on the first question, not at load: a process that never
+ * raises to a large power never pays for it.  Two threads asking at once
+ * may both run it; both get the same answer. */
+static atomic_int selftest = -1;
+
+static int selftest_state(void)
+{
+    int v = atomic_load_explicit(&selftest, memory_order_acquire);
+    if (v >= 0)
+        return v;
+    if (!jbigi_ifma_cpu()) {
+        v = JBIGI_IFMA_SELFTEST_NOT_RUN;
+    } else {
+        const char *fault = getenv("JBIGI_IFMA_SELFTEST_FAULT");
+        v = jbigi_ifma_selftest(fault != NULL && strcmp(fault, "1") == 0) == 0 ? JBIGI_IFMA_SELFTEST_PASSED
+                                                                            : JBIGI_IFMA_SELFTEST_FAILED;
+    }
+    atomic_store_explicit(&selftest, v, memory_order_release);
+    return v;
+}
+
+int jbigi_ifma_available(void)
+{
+    return jbigi_ifma_cpu() && selftest_state() == JBIGI_IFMA_SELFTEST_PASSED;
+}
+
+int jbigi_ifma_selftest_result(void)
+{
+    return selftest_state();
 }

@@ -170,6 +170,7 @@
 #include <string.h>
 
 #include "ifma.h"
+#include "ifma_intrin.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
 
@@ -321,7 +322,7 @@ static int compute_rr(jbigi_ifma_ctx *ctx, int constant_time)
 int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags)
 {
     memset(ctx, 0, sizeof *ctx);
-    if (n < 1 || n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_available())
+    if (n < 1 || n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_cpu())
         return JBIGI_IFMA_UNSUPPORTED;
     ctx->n = n;
     ctx->digits = digits_for(n);
@@ -344,15 +345,28 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
     return rc;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#if JBIGI_AVX512_CODE
 
-#define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl,bmi2")))
+#define IFMA_TARGET JBIGI_AVX512_TARGET("avx512f,avx512ifma,avx512vl,bmi2")
+
+/* Under AddressSanitizer the kernels are checked, not timed: unrolled and
+ * forced inline they took clang 10 to 15 minutes to compile. */
+#if defined(__SANITIZE_ADDRESS__)
+#define IFMA_SANITIZED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IFMA_SANITIZED_BUILD 1
+#endif
+#endif
 
 /* Loops over registers must unroll completely, or the accumulator lives in
  * memory: clang needs its own pragma for that (it is twice as slow with
- * GCC's). */
-#if defined(__clang__)
+ * GCC's).  The model (test builds) has no registers to keep, nor has a
+ * sanitized build any speed to keep: there the kernels stay loops and
+ * calls, which compile in seconds.  The code and its values are the same. */
+#if defined(JBIGI_IFMA_MODEL) || defined(IFMA_SANITIZED_BUILD)
+#define UNROLL_ALL
+#elif defined(__clang__)
 #define UNROLL_ALL _Pragma("unroll")
 #else
 #define UNROLL_ALL _Pragma("GCC unroll 20")
@@ -360,20 +374,30 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 /* A loop the compiler must keep as a loop: clang would otherwise unroll the
  * two-digit squaring's four steps per register block, and compiling the
  * library under ASan took ten minutes instead of under two. */
-#if defined(__clang__)
+#if defined(JBIGI_IFMA_MODEL)
+#define NO_UNROLL
+#elif defined(__clang__)
 #define NO_UNROLL _Pragma("nounroll")
 #else
 #define NO_UNROLL _Pragma("GCC unroll 1")
 #endif
+#if defined(JBIGI_IFMA_MODEL) || defined(IFMA_SANITIZED_BUILD)
+#define IFMA_INLINE static inline IFMA_TARGET
+#else
 #define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
+#endif
 
 /* A zeroed register by the zeroing idiom, which takes no execution port (a
  * copy of a zero register would take one). */
 IFMA_INLINE __m512i fresh_zero(void)
 {
+#if defined(JBIGI_IFMA_MODEL)
+    return _mm512_setzero_si512();
+#else
     __m512i z;
     __asm__ volatile("vpxord %0, %0, %0" : "=v"(z));
     return z;
+#endif
 }
 
 /* Stores zeros over count registers' worth at p (64-byte aligned), stores
@@ -459,22 +483,36 @@ UNROLL_ALL
  * vector side through memory: a store and a load take neither port, where
  * vpextrq and vpbroadcastq from a general register take one or two uops
  * there. */
+/* *p by a load the compiler cannot turn into a vector extraction. */
+IFMA_INLINE uint64_t read_opaque(const uint64_t *p)
+{
+#if defined(JBIGI_IFMA_MODEL)
+    return *p;
+#else
+    uint64_t v;
+    __asm__("movq %1, %0" : "=r"(v) : "m"(*p));
+    return v;
+#endif
+}
+
 /* Lane 1 of x. */
 IFMA_INLINE uint64_t lane1_via_memory(__m512i x)
 {
     _Alignas(16) uint64_t low[2];
     _mm_store_si128((__m128i *)low, _mm512_castsi512_si128(x));
-    uint64_t v;
-    __asm__("movq %1, %0" : "=r"(v) : "m"(low[1]));
-    return v;
+    return read_opaque(&low[1]);
 }
 
 /* v in every lane. */
 IFMA_INLINE __m512i broadcast_via_memory(uint64_t v)
 {
+#if defined(JBIGI_IFMA_MODEL)
+    return _mm512_set1_epi64((long long)v);
+#else
     __m512i x;
     __asm__("vpbroadcastq %1, %0" : "=v"(x) : "m"(v));
     return x;
+#endif
 }
 
 /* Register k of the operand at p in amm_two's step.  From
@@ -485,7 +523,7 @@ IFMA_INLINE __m512i step_operand(const uint64_t *p, int k, const int K)
 {
     __m512i x = _mm512_load_si512((const void *)(p + 8 * k));
     if (K >= OPERANDS_LOADED_KMIN)
-        __asm__("" : "+v"(x));
+        JBIGI_VECTOR_OPAQUE(x);
     return x;
 }
 
@@ -503,8 +541,8 @@ IFMA_INLINE void lanes_1_2_via_memory(uint64_t *v1, uint64_t *v2, __m512i x)
 {
     _Alignas(32) uint64_t low[4];
     _mm256_store_si256((__m256i *)low, _mm512_castsi512_si256(x));
-    __asm__("movq %1, %0" : "=r"(*v1) : "m"(low[1]));
-    __asm__("movq %1, %0" : "=r"(*v2) : "m"(low[2]));
+    *v1 = read_opaque(&low[1]);
+    *v2 = read_opaque(&low[2]);
 }
 
 /* dst = x moved down one lane (lane p: digit p + 1), K registers from memory
@@ -524,7 +562,7 @@ UNROLL_ALL
 IFMA_INLINE __m512i loaded_operand(const uint64_t *p, int k)
 {
     __m512i x = _mm512_load_si512((const void *)(p + 8 * k));
-    __asm__("" : "+v"(x));
+    JBIGI_VECTOR_OPAQUE(x);
     return x;
 }
 

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "ifma.h"
+#include "ifma_intrin.h"
 
 /* The smallest and largest moduli, in limbs, where the engine wins: see
  * test/bench/ifma_bench.c for the measurement. */
@@ -90,7 +91,7 @@ static int window_for(size_t ebits)
 int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                     const mp_limb_t *m, mp_size_t n)
 {
-    if (n < 1 || n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_available())
+    if (n < 1 || n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_cpu())
         return JBIGI_IFMA_UNSUPPORTED;
     while (en > 0 && e[en - 1] == 0)
         en--;
@@ -164,10 +165,9 @@ static uint64_t select_mask(unsigned index, unsigned j)
     return (uint64_t)0 - ((((uint64_t)(index ^ j)) - 1) >> 63);
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#if JBIGI_AVX512_CODE
 
-#define SELECT_TARGET __attribute__((target("avx512f,avx512vl")))
+#define SELECT_TARGET JBIGI_AVX512_TARGET("avx512f,avx512vl")
 /* Registers of 8 digits in the largest number: 158 digits for 8192 bits. */
 #define SELECT_KMAX 20
 

@@ -188,3 +188,10 @@ Java_net_i2p_util_Engine_nativeName(JNIEnv *env, jclass cls)
     (void)cls;
     return (*env)->NewStringUTF(env, jbigi_engine_name());
 }
+
+JNIEXPORT jstring JNICALL
+Java_net_i2p_util_Engine_nativeNote(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    return (*env)->NewStringUTF(env, jbigi_engine_note());
+}

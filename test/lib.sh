@@ -161,11 +161,11 @@ c_tests() {
     done
 }
 
-# Tests that watch the allocator (test_wipe, test_oom) intercept the C
-# library's functions at link time: a test defining __wrap_NAME is linked
-# with --wrap=NAME.
+# Tests that watch the allocator (test_wipe, test_oom, test_table_memory)
+# intercept the C library's functions at link time: a test defining
+# __wrap_NAME is linked with --wrap=NAME.
 c_test_link_flags() { # test
-    for f in malloc calloc aligned_alloc realloc free; do
+    for f in malloc calloc aligned_alloc realloc free mmap munmap; do
         grep -q "__wrap_$f *(" "test/c/$1.c" && printf ' -Wl,--wrap=%s' "$f"
     done
 }

@@ -21,6 +21,22 @@ final class Engine {
     static native String nativeName();
 
     /**
+     * Why an engine this CPU has is not used (its known-answer self-test
+     * failed), or "" when there is nothing to say.
+     */
+    static native String nativeNote();
+
+    /** nativeNote() as a clause for loadStatus(): "; " and the note, or "" (also for I2P's library). */
+    static String note() {
+        try {
+            String note = nativeNote();
+            return note == null || note.isEmpty() ? "" : "; " + note;
+        } catch (UnsatisfiedLinkError e) {
+            return "";
+        }
+    }
+
+    /**
      * The engine new work is given to now: "gmp" while GMP is forced (or for a
      * library without engines), else nativeName().  Fixed-base tables take
      * its format when they are built.

@@ -1,5 +1,6 @@
 package net.i2p.util;
 
+import java.io.Closeable;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -10,17 +11,24 @@ import java.nio.ByteOrder;
  *
  * <p>A table of powers of the base is prepared once (a Lim-Lee comb in
  * Montgomery form, computed by jbigi); each exponentiation then needs about
- * one squaring per 16 exponent bits instead of one per bit.  The tables live
- * outside the Java heap, in direct buffers that the JVM frees once this
- * object is unreachable, and native code reads them in place without
- * stopping the garbage collector.  For a 2048-bit modulus the table of
- * {@link #modPow} takes 128 KiB and is built by
- * {@link NativeBigInteger#fixedBase}; the one of {@link #modPowCT} takes
- * 32 KiB and is built on its first use.  Both cover exponents up to the
- * modulus' bit length.  The tables of a FixedBase made by
- * {@code NativeBigInteger.fixedBase} are held for as long as it is; those
- * that {@code NativeBigInteger.modPow} makes by itself for a repeated base
- * are bounded (see {@link NativeBigInteger}).
+ * one squaring per 16 exponent bits instead of one per bit.  For a 2048-bit
+ * modulus the table of {@link #modPow} takes 128 KiB (160 KiB with the IFMA
+ * engine) and is built by {@link NativeBigInteger#fixedBase}; the one of
+ * {@link #modPowCT} takes 32 KiB (40 KiB) and is built on its first use.
+ * Both cover exponents up to the modulus' bit length.
+ *
+ * <p><b>The tables belong to the caller.</b>  They live outside the Java heap,
+ * in memory that jbigi allocates and frees itself; native code reads them in
+ * place without stopping the garbage collector.  {@link #close} frees them at
+ * once (or, if other threads are in the middle of a call, as the last of
+ * those calls returns); after it every exponentiation throws
+ * {@link IllegalStateException}.  A FixedBase dropped without close is freed
+ * too, after the garbage collector finds it unreachable, when a later table
+ * is made: close it to free its memory at a known time.  The tables made
+ * with {@code NativeBigInteger.fixedBase} are not counted in the bound on
+ * the tables that {@code NativeBigInteger.modPow} makes by itself for a
+ * repeated base (see {@link NativeBigInteger}).  Freed tables are wiped
+ * first, although they hold only powers of the base.
  *
  * <p>Results are always exactly {@code base.modPow(exponent, modulus)}.
  * Where the table cannot serve - no native library, an even modulus or
@@ -29,10 +37,10 @@ import java.nio.ByteOrder;
  * computes it.  The base is treated as public: the table is built in time
  * that depends on it.
  *
- * <p>Immutable once built and safe for any number of threads.
- * Get one from {@link NativeBigInteger#fixedBase(BigInteger, BigInteger)}.
+ * <p>Immutable once built and safe for any number of threads, {@code close}
+ * included.  Get one from {@link NativeBigInteger#fixedBase(BigInteger, BigInteger)}.
  */
-public final class FixedBase {
+public final class FixedBase implements Closeable {
     /* Comb shapes (rows x blocks), measured fastest for their table size: see
      * variableTimeRows and the methods after it. */
 
@@ -47,11 +55,100 @@ public final class FixedBase {
     /** Where a transparent table's bytes are accounted; null for an explicit FixedBase. */
     private final TransparentTables.Use account;
     /** The tables, each built on its first use (or by {@link #prepare}). */
-    private volatile ByteBuffer variableTimeTable;
-    private volatile ByteBuffer constantTimeTable;
+    private final TablePair tables = new TablePair();
+    /** Closes the tables of an explicit FixedBase dropped unclosed; null for the others. */
+    private final UnreachableTables.Watch watch;
+    /**
+     * Set by close.  Also read after every native call: a volatile read of
+     * this object keeps it reachable until the call has released its table.
+     */
+    private volatile boolean closed;
+
+    /**
+     * The two tables of a FixedBase, kept apart from it so that they can be
+     * closed once it is unreachable.  Once closed, no table is added.
+     */
+    static final class TablePair {
+        private volatile NativeTable variableTime;
+        private volatile NativeTable constantTime;
+        private boolean closed; // guarded by this
+
+        NativeTable get(boolean constantTime) {
+            return constantTime ? this.constantTime : variableTime;
+        }
+
+        /** Adds table; false (and nothing added) if the pair is closed. */
+        synchronized boolean put(boolean constantTime, NativeTable table) {
+            if (closed)
+                return false;
+            if (constantTime)
+                this.constantTime = table;
+            else
+                variableTime = table;
+            return true;
+        }
+
+        synchronized boolean isClosed() {
+            return closed;
+        }
+
+        /** Closes both tables (each freed once no call uses it).  Again: nothing. */
+        void close() {
+            NativeTable vt;
+            NativeTable ct;
+            synchronized (this) {
+                if (closed)
+                    return;
+                closed = true;
+                vt = variableTime;
+                ct = constantTime;
+            }
+            // Outside this lock: freeing may take TransparentTables' lock.
+            if (vt != null)
+                vt.close();
+            if (ct != null)
+                ct.close();
+        }
+
+        /** Whether the pair is closed and the memory of its tables freed. */
+        synchronized boolean freed() {
+            NativeTable vt = variableTime;
+            NativeTable ct = constantTime;
+            return closed && (vt == null || vt.isFreed()) && (ct == null || ct.isFreed());
+        }
+
+        /** Bytes of the open tables, headers included. */
+        synchronized long bytes() {
+            if (closed)
+                return 0;
+            NativeTable vt = variableTime;
+            NativeTable ct = constantTime;
+            return (vt == null ? 0 : vt.bytes()) + (ct == null ? 0 : ct.bytes());
+        }
+    }
 
     /** Bytes of the table for a modulus of modulusBits bits and comb shape rows x blocks; 0 if out of range. */
     static native long nativeTableBytes(int modulusBits, int rows, int blocks);
+
+    /**
+     * A new zeroed block of native memory for a table of tableBytes bytes: a
+     * direct buffer of {@link NativeTable#HEADER_BYTES} + tableBytes bytes,
+     * whose slice from HEADER_BYTES on is the table.  Not the JVM's memory:
+     * only {@link #nativeFreeTable} frees it.
+     *
+     * @throws IllegalArgumentException if tableBytes is not a multiple of 8 from 8 to 128 MiB
+     * @throws OutOfMemoryError if there is no memory for it
+     */
+    static native ByteBuffer nativeAllocateTable(long tableBytes);
+
+    /**
+     * Wipes and frees a block from {@link #nativeAllocateTable}; neither it
+     * nor its slices may be used again.
+     *
+     * @throws NullPointerException if block is null
+     * @throws IllegalArgumentException if block is not such a block, alive
+     */
+    static native void nativeFreeTable(ByteBuffer block);
 
     /**
      * Fills table, a direct buffer of nativeTableBytes bytes, with the comb of
@@ -90,6 +187,7 @@ public final class FixedBase {
         this.reachBits = modulus.bitLength();
         this.usable = tablesPossible(modulus);
         this.account = account;
+        this.watch = usable && account == null ? UnreachableTables.watch(this, tables) : null;
     }
 
     /**
@@ -116,10 +214,16 @@ public final class FixedBase {
     /** Whether the loaded library has working fixed-base natives (I2P's has none). */
     static boolean nativesWork() {
         try {
-            ByteBuffer table = ByteBuffer.allocateDirect((int) nativeTableBytes(3, 1, 1));
-            nativeBuildTable(table, new byte[] {2}, new byte[] {7}, 1, 1, 3);
-            byte[] r = nativeModPow(table, new byte[] {5}, false);
-            return r.length == 1 && r[0] == 4; // 2^5 mod 7
+            ByteBuffer block = nativeAllocateTable(nativeTableBytes(3, 1, 1));
+            try {
+                block.position(NativeTable.HEADER_BYTES);
+                ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
+                nativeBuildTable(table, new byte[] {2}, new byte[] {7}, 1, 1, 3);
+                byte[] r = nativeModPow(table, new byte[] {5}, false);
+                return r.length == 1 && r[0] == 4; // 2^5 mod 7
+            } finally {
+                nativeFreeTable(block);
+            }
         } catch (UnsatisfiedLinkError e) {
             return false;
         } catch (RuntimeException e) {
@@ -134,47 +238,76 @@ public final class FixedBase {
         return this;
     }
 
-    /** The table of one variant, built by the first thread that needs it. */
-    private ByteBuffer table(boolean constantTime) {
-        ByteBuffer t = constantTime ? constantTimeTable : variableTimeTable;
+    /**
+     * The table of one variant, built by the first thread that needs it; null
+     * if the tables are closed, or for a transparent FixedBase whose table
+     * the bound or the memory left does not allow.
+     *
+     * @throws OutOfMemoryError for an explicit FixedBase, if there is no memory for the table
+     */
+    private NativeTable table(boolean constantTime) {
+        NativeTable t = tables.get(constantTime);
         if (t != null)
             return t;
         synchronized (this) {
-            t = constantTime ? constantTimeTable : variableTimeTable;
-            if (t == null) {
-                if (constantTime) {
-                    t = buildTable(base, modulus, constantTimeRows(reachBits), constantTimeBlocks(reachBits),
-                            reachBits);
-                    constantTimeTable = t;
-                } else {
-                    t = buildTable(base, modulus, variableTimeRows(reachBits), variableTimeBlocks(reachBits),
-                            reachBits);
-                    variableTimeTable = t;
-                }
-                if (account != null)
-                    TransparentTables.charge(account, t.capacity());
+            t = tables.get(constantTime);
+            if (t != null || tables.isClosed())
+                return t;
+            t = newTable(constantTime);
+            if (t != null && !tables.put(constantTime, t)) {
+                t.close(); // evicted while it was built
+                return null;
             }
+            return t;
+        }
+    }
+
+    /** A new table of one variant; null where a transparent table may not or cannot be had. */
+    private NativeTable newTable(boolean constantTime) {
+        int rows = constantTime ? constantTimeRows(reachBits) : variableTimeRows(reachBits);
+        int blocks = constantTime ? constantTimeBlocks(reachBits) : variableTimeBlocks(reachBits);
+        byte[] b = NativeBigInteger.bytesOf(base);
+        byte[] m = NativeBigInteger.bytesOf(modulus);
+        long tableBytes = tableBytes(m, rows, blocks);
+        NativeTable t = null;
+        if (account == null) {
+            t = NativeTable.allocate(tableBytes, null);
+        } else {
+            // Reserved before it exists, so that tables being built at once cannot pass the bound together.
+            long bytes = NativeTable.blockBytes(tableBytes);
+            if (!TransparentTables.reserve(account, bytes))
+                return null;
+            try {
+                t = NativeTable.allocate(tableBytes, TransparentTables::freed);
+            } catch (OutOfMemoryError noMemory) {
+                // A table modPow makes by itself is an optimisation: the call goes on without.
+            } finally {
+                if (t == null)
+                    TransparentTables.allocationFailed(account, bytes);
+            }
+            if (t == null)
+                return null;
+        }
+        boolean built = false;
+        ByteBuffer buffer = t.acquire();
+        try {
+            nativeBuildTable(buffer, b, m, rows, blocks, reachBits);
+            built = true;
+        } finally {
+            t.release();
+            if (!built)
+                t.close();
         }
         return t;
     }
 
     /**
-     * A new table of base mod modulus in a direct buffer (limbs in native
-     * order, should anyone read them from Java).
+     * Bytes of a table for modulus (byte form) and comb shape rows x blocks.
      *
-     * @throws ArithmeticException if modulus is even or <= 1
-     * @throws IllegalArgumentException if the shape or reach is out of range
+     * @throws NumberFormatException if modulus is empty
+     * @throws IllegalArgumentException if the shape is out of range
      */
-    static ByteBuffer buildTable(BigInteger base, BigInteger modulus, int rows, int blocks, int maxExponentBits) {
-        return buildTable(NativeBigInteger.bytesOf(base), NativeBigInteger.bytesOf(modulus), rows, blocks,
-                maxExponentBits);
-    }
-
-    static ByteBuffer buildTable(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
-        if (base == null)
-            throw new NullPointerException("base is null");
-        if (modulus == null)
-            throw new NullPointerException("modulus is null");
+    private static long tableBytes(byte[] modulus, int rows, int blocks) {
         if (modulus.length == 0)
             throw new NumberFormatException("Zero length BigInteger");
         // At least 2 bits: a modulus of 0 or 1 is then refused by the build, with its own message.
@@ -182,6 +315,22 @@ public final class FixedBase {
         long bytes = nativeTableBytes(bits, rows, blocks);
         if (bytes <= 0)
             throw new IllegalArgumentException("fixed-base table shape out of range: " + rows + " x " + blocks);
+        return bytes;
+    }
+
+    /**
+     * A new table of base mod modulus in a direct buffer of the JVM's (limbs in
+     * native order): for tests that read and damage a table's limbs.
+     *
+     * @throws ArithmeticException if modulus is even or <= 1
+     * @throws IllegalArgumentException if the shape or reach is out of range
+     */
+    static ByteBuffer buildTable(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
+        if (base == null)
+            throw new NullPointerException("base is null");
+        if (modulus == null)
+            throw new NullPointerException("modulus is null");
+        long bytes = tableBytes(modulus, rows, blocks);
         ByteBuffer table = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
         nativeBuildTable(table, base, modulus, rows, blocks, maxExponentBits);
         return table;
@@ -229,10 +378,12 @@ public final class FixedBase {
      *
      * @throws NullPointerException if exponent is null
      * @throws ArithmeticException if exponent < 0 and base is not invertible
+     * @throws IllegalStateException if this FixedBase is closed
      */
     public BigInteger modPow(BigInteger exponent) {
         if (exponent == null)
             throw new NullPointerException("exponent is null");
+        checkOpen();
         if (usable && tableServes(modulus, exponent, false))
             return tableModPow(exponent, false);
         return NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
@@ -248,34 +399,78 @@ public final class FixedBase {
      *
      * @throws NullPointerException if exponent is null
      * @throws ArithmeticException if exponent < 0 and base is not invertible
+     * @throws IllegalStateException if this FixedBase is closed
      */
     public BigInteger modPowCT(BigInteger exponent) {
         if (exponent == null)
             throw new NullPointerException("exponent is null");
+        checkOpen();
         if (usable && tableServes(modulus, exponent, true))
             return tableModPow(exponent, true);
         return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus);
     }
 
+    private void checkOpen() {
+        if (closed)
+            throw new IllegalStateException("FixedBase is closed");
+    }
+
     private BigInteger tableModPow(BigInteger exponent, boolean constantTime) {
-        ByteBuffer table;
-        try {
-            table = table(constantTime);
-        } catch (OutOfMemoryError noDirectMemory) {
-            // A table modPow made by itself is an optimisation: without room for
-            // it (direct memory, -XX:MaxDirectMemorySize) the call goes on without.
+        NativeTable table = table(constantTime);
+        ByteBuffer buffer = null;
+        if (table != null) {
+            try {
+                buffer = table.acquire();
+            } catch (IllegalStateException closedMeanwhile) {
+                // buffer stays null
+            }
+        }
+        if (buffer == null) {
+            // Closed by its owner (explicit), or evicted or never admitted (transparent).
             if (account == null)
-                throw noDirectMemory;
-            TransparentTables.noRoom(account);
+                throw new IllegalStateException("FixedBase is closed");
             return constantTime ? NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus)
                     : NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
         }
         byte[] e = NativeBigInteger.bytesOf(exponent);
         try {
-            return NativeBigInteger.fromNative(nativeModPow(table, e, constantTime));
+            return NativeBigInteger.fromNative(nativeModPow(buffer, e, constantTime));
         } finally {
+            table.release();
             NativeBigInteger.wipeIfCopy(e, exponent);
+            reachableUntilHere();
         }
+    }
+
+    /**
+     * Reads a volatile field of this object, which therefore stays reachable
+     * until here: its watch cannot close the tables of a call in progress
+     * (Java 8 has no Reference.reachabilityFence).
+     */
+    @SuppressWarnings("unused")
+    private void reachableUntilHere() {
+        boolean unused = closed;
+    }
+
+    /**
+     * Frees the tables: at once, or, where other threads are in the middle of
+     * a call, as the last of those calls returns.  After it modPow and
+     * modPowCT throw IllegalStateException.  Closing again does nothing.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        tables.close();
+        if (watch != null)
+            watch.forget();
+    }
+
+    /**
+     * Frees the tables of a transparent FixedBase that its cache let go:
+     * calls that reach it afterwards go on without a table.
+     */
+    void evict() {
+        tables.close();
     }
 
     public BigInteger base() {
@@ -296,10 +491,19 @@ public final class FixedBase {
         return reachBits;
     }
 
-    /** Bytes of native memory held by the tables built so far. */
+    /** Bytes of native memory held by the tables built so far; 0 once closed. */
     public long tableBytes() {
-        ByteBuffer vt = variableTimeTable;
-        ByteBuffer ct = constantTimeTable;
-        return (vt == null ? 0 : vt.capacity()) + (ct == null ? 0 : ct.capacity());
+        return tables.bytes();
+    }
+
+    /** Whether this FixedBase is closed and the memory of its tables freed (for tests). */
+    boolean tablesFreed() {
+        return tables.freed();
+    }
+
+    /** Whether the variant's table is built and open (for tests). */
+    boolean hasTable(boolean constantTime) {
+        NativeTable t = tables.get(constantTime);
+        return t != null && !tables.isClosed();
     }
 }

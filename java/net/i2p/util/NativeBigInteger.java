@@ -29,8 +29,11 @@ import java.util.Random;
  *
  * <p>A NativeBigInteger used again and again as a base with one modulus gets
  * a fixed-base table, which makes each further modPow several times faster;
- * the memory these tables take is bounded across the JVM (32 MiB by
- * default), see {@code TransparentTables} and {@link FixedBase}.
+ * the native memory these tables take is bounded across the JVM (32 MiB by
+ * default, {@code -Djbigi.fixedBase.cacheBytes}): a table evicted from the
+ * bound is freed at once, or as the last call using it returns, see
+ * {@code TransparentTables}.  Tables made through {@link #fixedBase} are
+ * the caller's, outside that bound: see {@link FixedBase#close}.
  *
  * <p>Instances are immutable and thread-safe, as {@code BigInteger} is.
  */
@@ -274,10 +277,14 @@ public class NativeBigInteger extends BigInteger {
     /**
      * A {@link FixedBase} for raising base to many exponents modulo modulus:
      * its table is built now, once, and each modPow after that costs a
-     * fraction of a plain one.
+     * fraction of a plain one.  The FixedBase and the native memory of its
+     * tables belong to the caller, outside the bound on the tables modPow
+     * makes by itself: {@link FixedBase#close} frees them (otherwise they
+     * are freed some time after the FixedBase becomes unreachable).
      *
      * @throws NullPointerException if an argument is null
      * @throws ArithmeticException if modulus <= 0
+     * @throws OutOfMemoryError if there is no memory for the table
      */
     public static FixedBase fixedBase(BigInteger base, BigInteger modulus) {
         return new FixedBase(base, modulus).prepare();
@@ -381,10 +388,12 @@ public class NativeBigInteger extends BigInteger {
 
     /**
      * One line saying how the library was loaded, or why not, and when it is
-     * loaded, the engine it raises to powers with (e.g. "...; engine: gmp").
+     * loaded, the engine it raises to powers with (e.g. "...; engine: gmp"),
+     * and why an engine this CPU has is not used when its known-answer
+     * self-test failed.
      */
     public static String loadStatus() {
-        return LIBRARY.loaded ? LIBRARY.status + "; engine: " + LIBRARY.engine : LIBRARY.status;
+        return LIBRARY.loaded ? LIBRARY.status + "; engine: " + LIBRARY.engine + Engine.note() : LIBRARY.status;
     }
 
     /**

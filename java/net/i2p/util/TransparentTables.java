@@ -3,7 +3,6 @@ package net.i2p.util;
 import java.math.BigInteger;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -12,14 +11,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  * as I2P uses its Diffie-Hellman generator.
  *
  * <p>Any program can hold many NativeBigIntegers (every native result is
- * one), so the memory these tables take across the JVM is bounded: at most
- * {@code -Djbigi.fixedBase.cacheBytes} bytes (default 32 MiB; suffixes k, m
- * and g are understood; 0 turns transparent tables off), the least recently
- * used table going first.  A base gets a table on its
- * {@code -Djbigi.fixedBase.after}-th use with one modulus (default 3; 0 turns
- * them off), counting only the uses a table could serve; a base whose table
- * was evicted starts counting again.  Tables made through
- * {@link NativeBigInteger#fixedBase} are the caller's and are not bounded.
+ * one), so the native memory these tables take across the JVM is bounded: at
+ * most {@code -Djbigi.fixedBase.cacheBytes} bytes (default 32 MiB; suffixes
+ * k, m and g are understood; 0 turns transparent tables off), the least
+ * recently used table going first.  The bound is on memory that exists, not
+ * on bookkeeping: a table's bytes are reserved before it is built (so tables
+ * built at once cannot pass the bound together) and given back only when its
+ * memory is freed, which an evicted table is at once, or as the last call
+ * still using it returns.  A table larger than the bound is never made.  When
+ * memory for a new table cannot be had, the call goes on without one and the
+ * tables that exist stay.
+ *
+ * <p>A base gets a table on its {@code -Djbigi.fixedBase.after}-th use with
+ * one modulus (default 3; 0 turns them off), counting only the uses a table
+ * could serve; a base whose table was evicted starts counting again.  Tables
+ * made through {@link NativeBigInteger#fixedBase} are the caller's and are
+ * not counted here.
  */
 final class TransparentTables {
     static final int AFTER_USES = JbigiProperties.getInt("jbigi.fixedBase.after", 3);
@@ -34,6 +41,8 @@ final class TransparentTables {
         final BigInteger modulus;
         final AtomicInteger uses = new AtomicInteger(1);
         volatile FixedBase fixed;
+        /** Its table would not fit the bound: this base gets none with this modulus. */
+        volatile boolean tooLarge;
 
         Use(BigInteger modulus) {
             this.modulus = modulus;
@@ -44,30 +53,15 @@ final class TransparentTables {
         }
     }
 
-    /** Uses holding a table, least recently used first, with the bytes of their tables. */
-    private static final LinkedHashMap<Use, Long> HELD = new LinkedHashMap<Use, Long>(64, 0.75f, true);
-    private static long heldBytes;
+    /** Uses that have a FixedBase, least recently used first. */
+    private static final LinkedHashMap<Use, Use> HELD = new LinkedHashMap<Use, Use>(64, 0.75f, true);
+    /** Bytes reserved for tables being built plus bytes of tables not yet freed; never above MAX_BYTES. */
+    private static long accountedBytes;
+    private static long mostAccountedBytes;
     private static long tablesAdmitted;
-
-    /**
-     * When the JVM had no direct memory for a table: new tables wait this
-     * long, since each failed attempt costs the JVM's retries (up to half a
-     * second) and the memory will not come back at once.
-     */
-    private static final long NO_ROOM_PAUSE_NANOS = 10_000_000_000L;
-    private static volatile long noRoomSince = System.nanoTime() - NO_ROOM_PAUSE_NANOS;
+    private static long allocationFailures;
 
     private TransparentTables() {
-    }
-
-    /** A table for use could not be had: forget it, and make no new ones for a while. */
-    static synchronized void noRoom(Use use) {
-        noRoomSince = System.nanoTime();
-        Long held = HELD.remove(use);
-        if (held != null)
-            heldBytes -= held;
-        use.fixed = null;
-        use.uses.set(0);
     }
 
     /**
@@ -77,8 +71,6 @@ final class TransparentTables {
     static FixedBase lookup(NativeBigInteger base, BigInteger exponent, BigInteger modulus, boolean constantTime) {
         if (AFTER_USES <= 0 || MAX_BYTES <= 0 || !FixedBase.tableServes(modulus, exponent, constantTime))
             return null;
-        if (System.nanoTime() - noRoomSince < NO_ROOM_PAUSE_NANOS)
-            return null;
         // Read once: other threads may replace the base's Use at any moment,
         // and everything below must concern this one modulus.
         Use use = base.baseUse;
@@ -86,6 +78,8 @@ final class TransparentTables {
             use = new Use(modulus);
             base.baseUse = use;
         } else {
+            if (use.tooLarge)
+                return null;
             FixedBase fixed = use.fixed;
             if (fixed != null) {
                 touch(use);
@@ -100,10 +94,10 @@ final class TransparentTables {
 
     private static synchronized FixedBase admit(NativeBigInteger base, Use use) {
         FixedBase fixed = use.fixed;
-        if (fixed == null) {
+        if (fixed == null && !use.tooLarge) {
             fixed = new FixedBase(base, use.modulus, use);
             use.fixed = fixed;
-            HELD.put(use, 0L);
+            HELD.put(use, use);
             tablesAdmitted++;
         }
         return fixed;
@@ -114,33 +108,80 @@ final class TransparentTables {
     }
 
     /**
-     * Called by a transparent FixedBase when it has built a table of bytes
-     * bytes; evicts the least recently used tables beyond the bound.  A Use
-     * already evicted is not charged: its FixedBase serves the calls that
-     * hold it and is then collected, its tables with it.
+     * Reserves bytes for a new table of use's FixedBase, evicting the least
+     * recently used other tables as far as needed.  False, and nothing
+     * reserved, if use was evicted meanwhile, if the table is larger than the
+     * bound (then use gets no table again), or if the tables still in use by
+     * calls leave no room.  Each true is matched by exactly one
+     * {@link #freed} or {@link #allocationFailed} of the same bytes.
      */
-    static synchronized void charge(Use use, long bytes) {
-        Long held = HELD.get(use);
-        if (held == null)
-            return;
-        HELD.put(use, held + bytes);
-        heldBytes += bytes;
-        Iterator<Map.Entry<Use, Long>> eldest = HELD.entrySet().iterator();
-        while (heldBytes > MAX_BYTES && eldest.hasNext()) {
-            Map.Entry<Use, Long> e = eldest.next();
-            heldBytes -= e.getValue();
-            e.getKey().fixed = null;
-            e.getKey().uses.set(0);
-            eldest.remove();
+    static synchronized boolean reserve(Use use, long bytes) {
+        if (!HELD.containsKey(use))
+            return false;
+        if (bytes > MAX_BYTES) {
+            use.tooLarge = true;
+            drop(use);
+            return false;
         }
+        Iterator<Use> eldest = HELD.keySet().iterator();
+        while (accountedBytes + bytes > MAX_BYTES && eldest.hasNext()) {
+            Use other = eldest.next();
+            if (other == use)
+                continue;
+            eldest.remove();
+            evict(other); // frees at once unless a call holds it: then accountedBytes falls later
+        }
+        if (accountedBytes + bytes > MAX_BYTES)
+            return false;
+        accountedBytes += bytes;
+        mostAccountedBytes = Math.max(mostAccountedBytes, accountedBytes);
+        return true;
     }
 
-    /** Bytes of tables held now; never more than MAX_BYTES once a charge returns. */
+    /** A table reserved for has been freed (NativeTable's onFree). */
+    static synchronized void freed(long bytes) {
+        accountedBytes -= bytes;
+    }
+
+    /**
+     * No memory for a table reserved for: the reservation is given back, the
+     * tables that exist stay, and use, if it has no table at all, starts
+     * counting its uses again.
+     */
+    static synchronized void allocationFailed(Use use, long bytes) {
+        accountedBytes -= bytes;
+        allocationFailures++;
+        FixedBase fixed = use.fixed;
+        if (fixed != null && fixed.tableBytes() == 0 && HELD.containsKey(use))
+            drop(use);
+    }
+
+    /** Takes use out of HELD and frees its tables. */
+    private static void drop(Use use) {
+        HELD.remove(use);
+        evict(use);
+    }
+
+    /** Frees use's tables (each at once, or as the last call using it returns); use counts its uses again. */
+    private static void evict(Use use) {
+        FixedBase fixed = use.fixed;
+        use.fixed = null;
+        use.uses.set(0);
+        if (fixed != null)
+            fixed.evict();
+    }
+
+    /** Bytes reserved or held by tables not yet freed; never more than MAX_BYTES. */
     static synchronized long heldBytes() {
-        return heldBytes;
+        return accountedBytes;
     }
 
-    /** Tables held now. */
+    /** The most heldBytes has been since the JVM started. */
+    static synchronized long mostHeldBytes() {
+        return mostAccountedBytes;
+    }
+
+    /** Bases holding a FixedBase now. */
     static synchronized int heldTables() {
         return HELD.size();
     }
@@ -148,5 +189,10 @@ final class TransparentTables {
     /** Transparent FixedBases made since the JVM started (each builds one or two tables). */
     static synchronized long tablesAdmitted() {
         return tablesAdmitted;
+    }
+
+    /** Tables that could not be allocated since the JVM started. */
+    static synchronized long allocationFailures() {
+        return allocationFailures;
     }
 }

@@ -1,7 +1,5 @@
 package net.i2p.util;
 
-import java.lang.management.BufferPoolMXBean;
-import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   heap BASES BITS      BASES NativeBigIntegers kept alive, each used four
  *                        times as a base with one BITS-bit modulus, a hot
  *                        base used between every two of them; prints the
- *                        bytes held at most, direct memory in use at the
- *                        end, and whether the hot base kept its one table
+ *                        bytes held at most, the native bytes of tables
+ *                        alive at the end, and whether the hot base kept
+ *                        its one table
  *   gclocker SECONDS     two threads looping fixed-base modPows, a third
  *                        allocating; the test reads the -Xlog:gc lines
  */
@@ -125,16 +124,9 @@ public final class FixedBaseProbe {
         System.out.println("held-tables=" + TransparentTables.heldTables());
         System.out.println("tables-admitted=" + TransparentTables.tablesAdmitted());
         System.out.println("hot-kept=" + (hotTable != null && hotKept));
-        System.out.println("direct-bytes=" + directBytes());
+        System.out.println("held-bytes=" + TransparentTables.heldBytes());
+        System.out.println("live-table-bytes=" + NativeTable.liveBytes());
         System.out.println("heap-used=" + (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()));
-    }
-
-    private static long directBytes() {
-        for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
-            if (pool.getName().equals("direct"))
-                return pool.getMemoryUsed();
-        }
-        return -1;
     }
 
     private static void gcLocker(int seconds) throws InterruptedException {
