@@ -3,14 +3,24 @@
  * engine: 32-bit targets (armhf), whose GMP limbs are 32 bits wide while the
  * engine and the fixed-base tables are written for 64-bit limbs.  The
  * engine is never available here, so the callers (engine.c, arith.c) always
- * take GMP's path.  Linked instead of ifma_cpu.c, ifma_mont.c and
- * ifma_powm.c (see the Makefile's LIMB32_OMITTED).
+ * take GMP's path.  Linked instead of ifma_cpu.c, ifma_selftest.c,
+ * ifma_mont.c and ifma_powm.c (see the Makefile's LIMB32_OMITTED).
  */
 #include "ifma.h"
+
+int jbigi_ifma_cpu(void)
+{
+    return 0;
+}
 
 int jbigi_ifma_available(void)
 {
     return 0;
+}
+
+int jbigi_ifma_selftest_result(void)
+{
+    return JBIGI_IFMA_SELFTEST_NOT_RUN;
 }
 
 int jbigi_ifma_zen4(void)
