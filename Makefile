@@ -9,7 +9,8 @@
 #   make check-native     C tests, then the JUnit suite against libjbigi.so, under ASan+UBSan; C tests under valgrind
 #   make fuzz             libFuzzer on conversion and arithmetic, FUZZ_SECONDS (60) per target
 #   make ct-check         timing-leak measurement of the constant-time paths (CT_ARGS="--measurements N")
-#   make dist             build/jbigi.jar with every variant of src/variants.tsv (./build.sh dist)
+#   make dist             build/jbigi.jar with every variant of src/variants.tsv (./build.sh dist),
+#                         and build/i2p/jbigi.jar (libraries only, to replace I2P's lib/jbigi.jar)
 #   make install I2P=dir  copy lib/libjbigi.so and GMP's licence texts into an I2P install directory
 #   make header           regenerate include/jbigi.h after changing the natives
 #   make clean
@@ -35,9 +36,34 @@ endif
 JUNIT_JAR ?= /usr/share/java/junit-platform-console-standalone.jar
 
 CC ?= cc
+# CFLAGS are the user's (optimisation, -march=native, ...); the flags the
+# library needs to be correct come after them, so no CFLAGS can drop them.
 CFLAGS ?= -O2
-CFLAGS += -std=c11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden
+REQUIRED_CFLAGS := -std=c11 -fPIC -fvisibility=hidden
+# WERROR=1 (CI and the tests) turns warnings into errors; a release build
+# must not break on the next compiler's new warnings.
+WERROR ?=
+WARN_CFLAGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+JAVAC_WERROR := $(if $(filter 1,$(WERROR)),-Werror)
+LIB_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS) $(WARN_CFLAGS)
+# What runs before the CPU is checked (cpu_check.c, jcpuid.c) gets none of the
+# user's CFLAGS: a -march=native there would defeat the check.
+BASELINE_CFLAGS = -O2 $(REQUIRED_CFLAGS) $(WARN_CFLAGS)
 JNI_CFLAGS := -Iinclude -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+
+# ---- architectures: the table's names, and the compiler for each on this machine ----
+variant_arch = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { print $$2 }' src/variants.tsv))
+HOST_ARCH := $(patsubst armv7%,armhf,$(patsubst armv8l,armhf,$(shell uname -m)))
+CROSS_CC_aarch64 := aarch64-linux-gnu-gcc
+CROSS_CC_armhf := arm-linux-gnueabihf-gcc
+CROSS_CC_x86_64 := x86_64-linux-gnu-gcc
+# $(call arch_cc,ARCH): CC for this machine's architecture, the cross compiler for another.
+arch_cc = $(if $(filter $(HOST_ARCH),$(1)),$(CC),$(CROSS_CC_$(1)))
+# 64-bit JVMs ask for libjbigi-linux-<cpu>_64.so, 32-bit ones (armhf) for libjbigi-linux-<cpu>.so.
+resource_name = libjbigi-linux-$(1)$(if $(filter armhf,$(call variant_arch,$(1))),,_64).so
+# I2P's CPU identification library, for x86-64 JVMs.
+JCPUID := libjcpuid-x86_64-linux.so
+JCPUID_LIB := build/jcpuid/$(JCPUID)
 
 # ---- which GMP ----
 ifeq ($(GMP),system)
@@ -67,7 +93,19 @@ C_SOURCES := src/jbigi.c src/fixedbase_jni.c src/jni_util.c src/convert.c src/ar
   src/wipe.c src/scratch.c src/fixedbase.c src/engine.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c \
   src/small_powm.c src/cpu_check.c src/table_memory.c
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
-RESOURCE_NAME = libjbigi-linux-$(VARIANT)_64.so
+# 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine
+# (x86-64 only) and the fixed-base tables are written for 64-bit limbs, so
+# they are left out and ifma_none.c says the engine is never available; the
+# Java side then runs FixedBase on BigInteger (FixedBase.nativesWork() is false).
+LIMB32_OMITTED := src/fixedbase_jni.c src/fixedbase.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c
+# $(call arch_sources,ARCH): the library's sources for that architecture.
+arch_sources = $(if $(filter armhf,$(1)),$(filter-out $(LIMB32_OMITTED),$(C_SOURCES)) src/ifma_none.c,$(C_SOURCES))
+RESOURCE_NAME = $(call resource_name,$(VARIANT))
+# The library is compiled for its variant's architecture (a cross compiler for
+# another's), and each compiler and variant has its own objects.
+LIB_ARCH := $(or $(call variant_arch,$(VARIANT)),$(HOST_ARCH))
+LIB_CC := $(call arch_cc,$(LIB_ARCH))
+OBJ := build/obj-$(GMP)-$(or $(VARIANT),host)-$(notdir $(LIB_CC))
 # The CPU features a variant needs: column 7 on of its row in src/variants.tsv.
 variant_features = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { for (i = 7; i <= NF; i++) if ($$i != "-") printf "%s ", $$i }' src/variants.tsv))
 GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
@@ -81,7 +119,7 @@ all: lib/libjbigi.so build/jbigi.jar
 build/classes.stamp: $(JAVA_SOURCES)
 	@rm -rf build/classes build/generated-include
 	@mkdir -p build/classes build/generated-include
-	$(JAVAC) --release 8 -Xlint:all,-options -Werror -d build/classes -h build/generated-include $(JAVA_SOURCES)
+	$(JAVAC) --release 8 -Xlint:all,-options $(JAVAC_WERROR) -d build/classes -h build/generated-include $(JAVA_SOURCES)
 	@touch $@
 
 # The loader reads the variant table as a resource beside its classes.
@@ -106,20 +144,47 @@ header: build/generated-include/jbigi.h
 $(GMP_PREFIX)/lib/libgmp.a:
 	./build.sh --gmp-only $(GMP)
 
-build/obj-$(GMP)/%.o: src/%.c $(C_HEADERS) $(GMP_DEPS) | check-header
+$(OBJ)/%.o: src/%.c $(C_HEADERS) $(GMP_DEPS) build/obj-flags.stamp | check-header
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(JNI_CFLAGS) $(GMP_CFLAGS) -c $< -o $@
+	@test -n '$(LIB_CC)' || { echo "no compiler for $(LIB_ARCH) here" >&2; exit 1; }
+	$(LIB_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) $(GMP_CFLAGS) -c $< -o $@
 
-# The CPU check is told its variant by a generated header, rewritten only
-# when the variant changes.  No -march: it must run on any CPU.
-build/obj-$(GMP)/variant.h: FORCE $(GMP_DEPS)
-	@test -n '$(VARIANT)' || { echo "$(GMP_PREFIX)/jbigi-variant missing: rebuild GMP with ./build.sh" >&2; exit 1; }
-	@mkdir -p $(dir $@)
-	@printf '#define JBIGI_VARIANT "%s"\n#define JBIGI_FEATURES "%s"\n' '$(VARIANT)' '$(call variant_features,$(VARIANT))' >$@.new
+# Objects are rebuilt when the flags change (make CFLAGS=-O3 after make).
+build/obj-flags.stamp: FORCE
+	@mkdir -p build
+	@echo '$(LIB_CFLAGS) $(BASELINE_CFLAGS)' >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-build/obj-$(GMP)/cpu_check.o: src/cpu_check.c src/cpu_check.h build/obj-$(GMP)/variant.h
-	$(CC) $(CFLAGS) -include build/obj-$(GMP)/variant.h -c $< -o $@
+# The CPU check is told its variant by a generated header, rewritten only
+# when the variant changes.  No user CFLAGS, no -march: it must run on any CPU.
+# $(call variant_header,CPU)
+variant_header = printf '\#define JBIGI_VARIANT "%s"\n\#define JBIGI_RESOURCE "%s"\n\#define JBIGI_FEATURES "%s"\n' \
+  '$(1)' '$(call resource_name,$(1))' '$(call variant_features,$(1))'
+$(OBJ)/variant.h: FORCE $(GMP_DEPS)
+	@test -n '$(VARIANT)' || { echo "$(GMP_PREFIX)/jbigi-variant missing: rebuild GMP with ./build.sh" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	@$(call variant_header,$(VARIANT)) >$@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(OBJ)/cpu_check.o: src/cpu_check.c src/cpu_check.h $(OBJ)/variant.h build/obj-flags.stamp
+	$(LIB_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(LIB_ARCH)) -include $(OBJ)/variant.h -c $< -o $@
+
+# On armhf the check also runs on an ARMv6 (Raspberry Pi Zero/1 with a 32-bit
+# JVM), so it is ARM code for ARMv6 with VFP, not the compiler's Thumb-2 default.
+cpu_check_arch_flags = $(if $(filter armhf,$(1)),-marm -march=armv6+fp)
+
+# ---- jcpuid: I2P's CPU identification natives (x86-64 only) ----
+JCPUID_CC := $(call arch_cc,x86_64)
+$(JCPUID_LIB): src/jcpuid.c build/obj-flags.stamp
+	@mkdir -p $(dir $@)
+	$(JCPUID_CC) -shared $(BASELINE_CFLAGS) -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -o $@ $< \
+	  -s -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1
+
+# Relinked whenever the objects come from another directory than last time.
+build/lib-objects.stamp: FORCE
+	@mkdir -p build
+	@echo '$(OBJ) $(LIB_CC)' >$@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # The library is rebuilt whenever the GMP mode changes (the stamp names it).
 build/gmp-mode-$(GMP).stamp:
@@ -127,23 +192,29 @@ build/gmp-mode-$(GMP).stamp:
 	@rm -f build/gmp-mode-*.stamp
 	@touch $@
 
-lib/libjbigi.so: $(C_SOURCES:src/%.c=build/obj-$(GMP)/%.o) src/jbigi.map build/gmp-mode-$(GMP).stamp
+lib/libjbigi.so: $(patsubst src/%.c,$(OBJ)/%.o,$(call arch_sources,$(LIB_ARCH))) src/jbigi.map build/gmp-mode-$(GMP).stamp build/lib-objects.stamp
 	@mkdir -p lib
-	$(CC) -shared -o $@ $(filter %.o,$^) $(GMP_LIBS) \
+	$(LIB_CC) -shared -o $@ $(filter %.o,$^) $(GMP_LIBS) \
 	  -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
 # ---- the jar: classes, the library as an I2P-named resource, the speed test as Main-Class ----
 jar: build/jbigi.jar
 
 # META-INF/ gets GMP's licence texts (the libraries link GMP statically) and
-# a manifest with the version and a module name.
+# a manifest with the version and a module name.  Enable-Native-Access: with
+# java -jar, JDK 22 and later let the jar's code load libraries without the
+# warning (and JDK 8 to 21 ignore the attribute).
 build/jar-manifest: Makefile
 	@mkdir -p build
-	printf 'Implementation-Title: jbigi\nImplementation-Version: %s\nAutomatic-Module-Name: net.i2p.jbigi\n' '$(VERSION)' >$@
+	printf 'Implementation-Title: jbigi\nImplementation-Version: %s\nAutomatic-Module-Name: net.i2p.jbigi\nEnable-Native-Access: ALL-UNNAMED\n' '$(VERSION)' >$@
 
-build/jbigi.jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv lib/libjbigi.so build/jar-manifest
+# x86-64 jars carry jcpuid as I2P's does.
+HOST_JCPUID := $(if $(filter x86_64,$(LIB_ARCH)),$(JCPUID_LIB))
+
+build/jbigi.jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv lib/libjbigi.so build/jar-manifest $(HOST_JCPUID)
 	@rm -rf build/jar-resources && mkdir -p build/jar-resources/META-INF
 	cp lib/libjbigi.so build/jar-resources/$(RESOURCE_NAME)
+	$(if $(HOST_JCPUID),cp $(HOST_JCPUID) build/jar-resources/)
 	$(if $(GMP_DEPS),cp $(addprefix $(GMP_PREFIX)/,$(GMP_LICENCES)) build/jar-resources/META-INF/)
 	$(JAR) --create --file $@ --main-class net.i2p.util.NativeBigInteger --manifest build/jar-manifest \
 	  -C build/classes . -C build/jar-resources .
@@ -153,30 +224,38 @@ build/jbigi.jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv lib
 dist:
 	./build.sh dist
 
-# make dist-lib VARIANT=<cpu>: build/dist/libjbigi-linux-<cpu>_64.so against build/gmp-6.2.1-<cpu>.
+# make dist-lib VARIANT=<cpu>: build/dist/<resource name> against build/gmp-6.2.1-<cpu>.
 DIST_GMP = build/gmp-6.2.1-$(VARIANT)/install
-DIST_OBJ = build/obj-dist-$(VARIANT)
-DIST_CC = $(if $(filter aarch64,$(word 2,$(shell awk -v cpu='$(VARIANT)' '$$1 == cpu' src/variants.tsv))),$(if $(filter aarch64,$(shell uname -m)),$(CC),aarch64-linux-gnu-gcc),$(CC))
-dist-lib: check-header
+DIST_ARCH = $(call variant_arch,$(VARIANT))
+DIST_CC = $(call arch_cc,$(DIST_ARCH))
+DIST_OBJ = build/obj-dist-$(VARIANT)-$(notdir $(DIST_CC))
+dist-lib: check-header build/obj-flags.stamp
 	@test -f $(DIST_GMP)/jbigi-config || { echo "no GMP build for '$(VARIANT)': ./build.sh --gmp-only $(VARIANT)" >&2; exit 1; }
+	@test -n '$(DIST_CC)' || { echo "no compiler for $(DIST_ARCH) here" >&2; exit 1; }
 	@mkdir -p $(DIST_OBJ) build/dist
-	@printf '#define JBIGI_VARIANT "%s"\n#define JBIGI_FEATURES "%s"\n' '$(VARIANT)' '$(call variant_features,$(VARIANT))' >$(DIST_OBJ)/variant.h
-	$(DIST_CC) $(CFLAGS) -include $(DIST_OBJ)/variant.h -c src/cpu_check.c -o $(DIST_OBJ)/cpu_check.o
-	@for f in $(filter-out src/cpu_check.c,$(C_SOURCES)); do \
+	@$(call variant_header,$(VARIANT)) >$(DIST_OBJ)/variant.h
+	$(DIST_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h -c src/cpu_check.c -o $(DIST_OBJ)/cpu_check.o
+	@for f in $(filter-out src/cpu_check.c,$(call arch_sources,$(DIST_ARCH))); do \
 	  echo "$(DIST_CC) ... -c $$f"; \
-	  $(DIST_CC) $(CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $(DIST_OBJ)/$$(basename $$f .c).o || exit 1; \
+	  $(DIST_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $(DIST_OBJ)/$$(basename $$f .c).o || exit 1; \
 	done
-	$(DIST_CC) -shared -o build/dist/libjbigi-linux-$(VARIANT)_64.so $(C_SOURCES:src/%.c=$(DIST_OBJ)/%.o) $(DIST_GMP)/lib/libgmp.a \
+	$(DIST_CC) -shared -o build/dist/$(call resource_name,$(VARIANT)) $(patsubst src/%.c,$(DIST_OBJ)/%.o,$(call arch_sources,$(DIST_ARCH))) $(DIST_GMP)/lib/libgmp.a \
 	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
-# make dist-jar DIST_VARIANTS="<cpu> ...": build/jbigi.jar from the libraries of dist-lib.
+# make dist-jar DIST_VARIANTS="<cpu> ...": build/jbigi.jar from the libraries of
+# dist-lib, and build/i2p/jbigi.jar, the same libraries without the classes:
+# what I2P's own lib/jbigi.jar holds, so that replacing it never puts a second
+# net.i2p.util.NativeBigInteger on the router's class path.
+DIST_JCPUID = $(if $(filter x86_64,$(foreach v,$(DIST_VARIANTS),$(call variant_arch,$(v)))),$(JCPUID_LIB))
 dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-manifest
-	@rm -rf build/jar-resources && mkdir -p build/jar-resources/META-INF
-	cp $(foreach v,$(DIST_VARIANTS),build/dist/libjbigi-linux-$(v)_64.so) build/jar-resources/
+	$(if $(DIST_JCPUID),$(MAKE) --no-print-directory $(DIST_JCPUID))
+	@rm -rf build/jar-resources build/i2p && mkdir -p build/jar-resources/META-INF build/i2p
+	cp $(foreach v,$(DIST_VARIANTS),build/dist/$(call resource_name,$(v))) $(DIST_JCPUID) build/jar-resources/
 	cp $(addprefix build/gmp-src-6.2.1/,$(GMP_LICENCES)) build/jar-resources/META-INF/
+	$(JAR) --create --file build/i2p/jbigi.jar --manifest build/jar-manifest -C build/jar-resources .
 	$(JAR) --create --file build/jbigi.jar --main-class net.i2p.util.NativeBigInteger --manifest build/jar-manifest \
 	  -C build/classes . -C build/jar-resources .
-	@echo "build/jbigi.jar carries: $(DIST_VARIANTS)"
+	@echo "build/jbigi.jar carries: $(DIST_VARIANTS)$(if $(DIST_JCPUID), and jcpuid); build/i2p/jbigi.jar the same without classes"
 
 # ---- running ----
 speedtest: lib/libjbigi.so build/jbigi.jar
@@ -184,12 +263,12 @@ speedtest: lib/libjbigi.so build/jbigi.jar
 
 test: lib/libjbigi.so build/jbigi.jar
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
-	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)" \
+	  CFLAGS="$(CFLAGS) $(REQUIRED_CFLAGS) -Wall -Wextra -Werror $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)" \
 	  sh test/run-tests.sh
 
 bench: lib/libjbigi.so build/classes.stamp
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" CC="$(CC)" \
-	  CFLAGS="$(CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	  CFLAGS="$(LIB_CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
 	  sh test/bench/run-bench.sh $(BENCH_ARGS)
 
 # The JUnit suite also runs against a sanitized libjbigi.so built from C_SOURCES.
@@ -221,7 +300,7 @@ else
 endif
 
 clean:
-	rm -rf lib build/classes build/generated-include build/obj-* build/test* build/jar-resources \
+	rm -rf lib build/classes build/generated-include build/obj-* build/test* build/jar-resources build/jcpuid build/i2p \
 	  build/jbigi.jar build/dist build/jar-manifest build/*.stamp build/bench build/ct build/fuzz build/check-native
 
 # Also removes the GMP builds under build/ (minutes to redo).

@@ -48,8 +48,8 @@ Usage: ./build.sh [static|dynamic|fat|dist]
            into lib/libjbigi.so; ldd shows no libgmp
   dynamic  link lib/libjbigi.so against the system libgmp.so (libgmp-dev)
   fat      GMP --enable-fat linked in: one portable library
-  dist     every row of src/variants.tsv (x86-64 variants, and aarch64 when
-           aarch64-linux-gnu-gcc is installed) in build/jbigi.jar
+  dist     every row of src/variants.tsv in build/jbigi.jar (the ARM rows
+           when their cross compilers are installed), and build/i2p/jbigi.jar
 
 GMP 6.2.1 source, first found (each checked against a pinned SHA-256):
   1. $GMP_TARBALL or gmp-6.2.1.tar.xz in the project directory
@@ -109,7 +109,7 @@ variant_field() {
 # then the other vendor's, then those for any CPU.
 host_variant() {
     local arch vendor flags group
-    arch=$(uname -m)
+    arch=$(host_arch)
     vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
     case $vendor in
         GenuineIntel) vendor=intel ;;
@@ -117,6 +117,12 @@ host_variant() {
         *) vendor=other ;;
     esac
     flags=" $(awk -F': *' '/^(flags|Features)/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true) "
+    # ARM: "CPU architecture: 7" (or later) is the table's armv7, as for the loader.
+    local arm_level
+    arm_level=$(awk -F': *' '/^CPU architecture/ { n = $2 + 0; exit } END { print n + 0 }' /proc/cpuinfo 2>/dev/null || echo 0)
+    if ((arm_level >= 7)); then
+        flags+="armv7 "
+    fi
     local cpu _arch _host _march _mtune who features f ok
     for group in own other any; do
         while read -r cpu _arch _host _march _mtune who features; do
@@ -136,6 +142,44 @@ host_variant() {
         done < <(variant_rows "$arch")
     done
     die "no row of src/variants.tsv fits this $arch CPU"
+}
+
+# The table's name for the architecture this machine runs.
+host_arch() {
+    case $(uname -m) in
+        armv7* | armv8l) echo armhf ;;
+        *) uname -m ;;
+    esac
+}
+
+# The cross compiler that builds for a table architecture on this machine,
+# or nothing when the host compiler does (same architecture).
+cross_compiler() {
+    [[ $1 != "$(host_arch)" ]] || return 0
+    case $1 in
+        aarch64) echo aarch64-linux-gnu-gcc ;;
+        armhf) echo arm-linux-gnueabihf-gcc ;;
+        x86_64) echo x86_64-linux-gnu-gcc ;;
+        *) die "no cross compiler known for $1" ;;
+    esac
+}
+
+# Debian's package of a cross compiler.
+cross_package() {
+    case $1 in
+        aarch64-linux-gnu-gcc) echo "gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
+        arm-linux-gnueabihf-gcc) echo "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+        *) echo "gcc-${1%-gcc}" ;;
+    esac
+}
+
+# The system part of GMP's --host for a table architecture.
+gnu_system() {
+    case $1 in
+        x86_64) echo pc-linux-gnu ;;
+        armhf) echo linux-gnueabihf ;;
+        *) echo linux-gnu ;;
+    esac
 }
 
 # ---------------------------------------------------------------------------
@@ -255,10 +299,12 @@ gmp_configure_args() {
     mtune=$(variant_field "$cpu" 5)
     [[ $march == - ]] || cflags+=" -march=$march"
     [[ $mtune == - ]] || cflags+=" -mtune=$mtune"
-    if [[ $arch == aarch64 && $(uname -m) != aarch64 ]]; then
-        echo "--host=$host-linux-gnu --build=$("$GMP_SRC/configfsf.guess") CC=aarch64-linux-gnu-gcc CFLAGS=$cflags"
+    local cross
+    cross=$(cross_compiler "$arch")
+    if [[ -n $cross ]]; then
+        echo "--host=$host-$(gnu_system "$arch") --build=$("$GMP_SRC/configfsf.guess") CC=$cross CFLAGS=$cflags"
     else
-        echo "--host=$host-pc-linux-gnu CFLAGS=$cflags"
+        echo "--host=$host-$(gnu_system "$arch") CFLAGS=$cflags"
     fi
 }
 
@@ -290,7 +336,9 @@ ensure_gmp() {
     say "building GMP $GMP_VERSION for $cpu in build/gmp-$GMP_VERSION-$cpu (a few minutes)"
     local start=$SECONDS log=$dir/build.log cflags=${args#*CFLAGS=} cc=gcc opts
     read -ra opts <<<"${args%% CFLAGS=*}"
-    [[ " ${opts[*]} " != *" CC=aarch64-linux-gnu-gcc "* ]] || need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+    local cross=""
+    [[ $cpu == fat ]] || cross=$(cross_compiler "$(variant_field "$cpu" 2)")
+    [[ -z $cross ]] || need "$cross" "$(cross_package "$cross")"
     gmp_step "$dir" "$log" "$GMP_SRC/configure" --with-pic --disable-shared --enable-static \
         --prefix="$dir/install" "${opts[@]}" CFLAGS="$cflags"
     gmp_step "$dir" "$log" make -j"$JOBS"
@@ -350,9 +398,11 @@ build_mode() {
 # Every row: GMP and the library for it, then one jar with all of them.
 build_dist() {
     local start=$SECONDS cpu arch rows=()
+    local cross
     while read -r cpu arch _; do
-        if [[ $arch == aarch64 && $(uname -m) != aarch64 ]] && ! command -v aarch64-linux-gnu-gcc >/dev/null; then
-            say "skipping $cpu: apt-get install gcc-aarch64-linux-gnu to cross-build it"
+        cross=$(cross_compiler "$arch")
+        if [[ -n $cross ]] && ! command -v "$cross" >/dev/null; then
+            say "skipping $cpu: apt-get install $(cross_package "$cross") to cross-build it"
             continue
         fi
         rows+=("$cpu")

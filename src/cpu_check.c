@@ -1,7 +1,7 @@
 /*
  * cpu_check.c - the CPU check behind JNI_OnLoad (see cpu_check.h).
  *
- * JBIGI_VARIANT and JBIGI_FEATURES come from the build (the Makefile reads
+ * JBIGI_VARIANT, JBIGI_RESOURCE and JBIGI_FEATURES come from the build (the Makefile reads
  * them from src/variants.tsv).  This file must not be compiled with -march
  * or linked with anything that is: it runs before the CPU is known to be
  * able to run the rest of the library.
@@ -13,6 +13,9 @@
 
 #ifndef JBIGI_VARIANT
 #define JBIGI_VARIANT "none"
+#endif
+#ifndef JBIGI_RESOURCE
+#define JBIGI_RESOURCE "libjbigi-linux-" JBIGI_VARIANT "_64.so"
 #endif
 #ifndef JBIGI_FEATURES
 #define JBIGI_FEATURES ""
@@ -77,6 +80,26 @@ int jbigi_cpu_has(const char *name)
     return -1;
 }
 
+#elif defined(__arm__)
+#include <sys/auxv.h>
+
+/*
+ * 32-bit ARM: the one feature is "armv7", the architecture level the armhf
+ * build's code needs.  The kernel names the level in AT_PLATFORM: "v6l",
+ * "v7l", "v8l" (an ARMv8 running 32-bit code).  This file is compiled as
+ * ARM code for ARMv6, so that an ARMv6 gets this far and is refused.
+ */
+int jbigi_cpu_has(const char *name)
+{
+    const char *platform;
+    if (strcmp(name, "armv7") != 0)
+        return -1;
+    platform = (const char *)getauxval(AT_PLATFORM);
+    if (platform == NULL || platform[0] != 'v' || platform[1] < '0' || platform[1] > '9')
+        return 0;
+    return platform[1] >= '7' || (platform[2] >= '0' && platform[2] <= '9'); /* v7, v8, ... v10 */
+}
+
 #else /* aarch64 and others: the baseline of the architecture is all we use */
 
 int jbigi_cpu_has(const char *name)
@@ -123,8 +146,8 @@ int jbigi_cpu_check(char *message, size_t size)
     if (jbigi_cpu_check_list(JBIGI_FEATURES, missing, sizeof missing) == 0)
         return 0;
     snprintf(message, size,
-             "jbigi: this CPU cannot run libjbigi-linux-%s_64.so (built for %s; CPUID: %s): not loading it",
-             JBIGI_VARIANT, JBIGI_FEATURES, missing);
+             "this CPU cannot run %s (built for %s; CPUID: %s): not loading it",
+             JBIGI_RESOURCE, JBIGI_FEATURES, missing);
     return -1;
 }
 

@@ -28,12 +28,15 @@
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 {
     char refusal[512];
-    (void)vm;
+    JNIEnv *env = NULL;
     (void)reserved;
     /* First: on a CPU without the instructions this variant was built for,
-     * refuse (UnsatisfiedLinkError) rather than die of SIGILL in GMP. */
+     * refuse rather than die of SIGILL in GMP.  The refusal is the message
+     * of the UnsatisfiedLinkError that System.load throws (the JVM rethrows
+     * an exception pending when JNI_OnLoad returns); nothing is printed. */
     if (jbigi_cpu_check(refusal, sizeof refusal) != 0) {
-        fprintf(stderr, "%s\n", refusal);
+        if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) == JNI_OK && env != NULL)
+            jbigi_throw(env, "java/lang/UnsatisfiedLinkError", refusal);
         return JNI_ERR;
     }
     jbigi_install_wiping_allocator();

@@ -18,11 +18,21 @@
  */
 #include "small_powm.h"
 
+#include <stdint.h>
 #include <string.h>
 
+/* A product of two limbs and what carries into it: twice a limb's width. */
+#if GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
 typedef unsigned __int128 wide;
+#elif GMP_LIMB_BITS == 32 && GMP_NAIL_BITS == 0
+typedef uint64_t wide;
+#else
+#error "small_powm.c needs 32- or 64-bit GMP limbs without nails"
+#endif
+#define LIMB_BITS GMP_LIMB_BITS
 
-/* -m0^-1 mod 2^64 by Newton's iteration: each step doubles the correct bits. */
+/* -m0^-1 mod 2^LIMB_BITS by Newton's iteration: each step doubles the
+ * correct bits (3, 6, ... 192: enough for 64-bit limbs, more than enough for 32). */
 static mp_limb_t negated_inverse(mp_limb_t m0)
 {
     mp_limb_t x = m0; /* right to 3 bits for odd m0 */
@@ -32,7 +42,7 @@ static mp_limb_t negated_inverse(mp_limb_t m0)
 }
 
 /*
- * r = a b / 2^(64 n) mod m for a, b in [0, m), r in [0, m).  r may alias a
+ * r = a b / 2^(LIMB_BITS n) mod m for a, b in [0, m), r in [0, m).  r may alias a
  * or b.  The product is accumulated and reduced one limb of b at a time;
  * the running value stays below 2 m, so one conditional subtraction ends it.
  */
@@ -47,23 +57,23 @@ static inline __attribute__((always_inline)) void mont_mul(mp_limb_t *r, const m
         wide c = 0;
 #pragma GCC unroll 8
         for (int j = 0; j < n; j++) {
-            c = (wide)a[j] * b[i] + t[j] + (mp_limb_t)(c >> 64);
+            c = (wide)a[j] * b[i] + t[j] + (mp_limb_t)(c >> LIMB_BITS);
             t[j] = (mp_limb_t)c;
         }
-        c = (wide)t[n] + (mp_limb_t)(c >> 64);
+        c = (wide)t[n] + (mp_limb_t)(c >> LIMB_BITS);
         t[n] = (mp_limb_t)c;
-        t[n + 1] = (mp_limb_t)(c >> 64);
+        t[n + 1] = (mp_limb_t)(c >> LIMB_BITS);
 
         const mp_limb_t q = t[0] * minv;
         c = (wide)q * m[0] + t[0];
 #pragma GCC unroll 8
         for (int j = 1; j < n; j++) {
-            c = (wide)q * m[j] + t[j] + (mp_limb_t)(c >> 64);
+            c = (wide)q * m[j] + t[j] + (mp_limb_t)(c >> LIMB_BITS);
             t[j - 1] = (mp_limb_t)c;
         }
-        c = (wide)t[n] + (mp_limb_t)(c >> 64);
+        c = (wide)t[n] + (mp_limb_t)(c >> LIMB_BITS);
         t[n - 1] = (mp_limb_t)c;
-        t[n] = t[n + 1] + (mp_limb_t)(c >> 64);
+        t[n] = t[n + 1] + (mp_limb_t)(c >> LIMB_BITS);
     }
     /* t < 2 m: subtract m once if t >= m. */
     int subtract = t[n] != 0;
@@ -81,7 +91,7 @@ static inline __attribute__((always_inline)) void mont_mul(mp_limb_t *r, const m
         for (int j = 0; j < n; j++) {
             wide d = (wide)t[j] - m[j] - borrow;
             r[j] = (mp_limb_t)d;
-            borrow = (mp_limb_t)(d >> 64) & 1;
+            borrow = (mp_limb_t)(d >> LIMB_BITS) & 1;
         }
     } else {
         for (int j = 0; j < n; j++)
@@ -97,7 +107,7 @@ static int window_bits(size_t bits)
 
 static inline int bit_at(const mp_limb_t *e, size_t i)
 {
-    return (int)((e[i / 64] >> (i % 64)) & 1);
+    return (int)((e[i / LIMB_BITS] >> (i % LIMB_BITS)) & 1);
 }
 
 #define MAX_WINDOW 6
@@ -107,12 +117,12 @@ static inline __attribute__((always_inline)) int powm_n(mp_limb_t *r, const mp_l
                                                        mp_size_t en, const mp_limb_t *m, const int n)
 {
     const mp_limb_t minv = negated_inverse(m[0]);
-    size_t bits = (size_t)en * 64;
+    size_t bits = (size_t)en * LIMB_BITS;
     while (bits > 0 && !bit_at(e, bits - 1))
         bits--;
     const int w = window_bits(bits);
 
-    /* b in Montgomery form: b 2^(64 n) mod m, by one division. */
+    /* b in Montgomery form: b 2^(LIMB_BITS n) mod m, by one division. */
     mp_limb_t shifted[2 * JBIGI_SMALL_MAX_LIMBS], q[JBIGI_SMALL_MAX_LIMBS + 1];
     mp_limb_t table[1 << (MAX_WINDOW - 1)][JBIGI_SMALL_MAX_LIMBS];
     for (int j = 0; j < n; j++) {
@@ -154,7 +164,7 @@ static inline __attribute__((always_inline)) int powm_n(mp_limb_t *r, const mp_l
         i = low;
     }
 
-    /* Out of Montgomery form: x / 2^(64 n), already in [0, m). */
+    /* Out of Montgomery form: x / 2^(LIMB_BITS n), already in [0, m). */
     mp_limb_t one[JBIGI_SMALL_MAX_LIMBS];
     one[0] = 1;
     for (int j = 1; j < n; j++)

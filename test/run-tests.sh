@@ -44,5 +44,11 @@ rc=$?
 cat "$out/emulated.log"
 tally "$out/emulated.log" emulated-cpus "$rc"
 
+# ---- jcpuid as I2P's loader uses it, and the jar that replaces I2P's ----
+JAVA="$JAVA" JAVAC="$JAVAC" sh test/jcpuid/run.sh >"$out/jcpuid.log" 2>&1
+rc=$?
+cat "$out/jcpuid.log"
+tally "$out/jcpuid.log" jcpuid "$rc"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -3,6 +3,7 @@
  * here from the definition of two's complement.
  */
 #include <gmp.h>
+#include <limits.h>
 #include <string.h>
 #include <time.h>
 
@@ -99,8 +100,11 @@ int main(void)
 
     static const long small[] = {0, 1, -1, 2, -2, 127, 128, -128, -129, 255, 256, -255, -256, -257,
                                  32767, 32768, -32768, -32769, 65535, 65536, -65536,
-                                 0x7fffffffL, -0x80000000L, 0x80000000L,
-                                 0x7fffffffffffffffL, -0x7fffffffffffffffL - 1};
+                                 0x7fffffffL, -0x7fffffffL - 1,
+#if LONG_MAX > 0x7fffffffL /* 64-bit long; a 32-bit one has its extremes above */
+                                 0x80000000L, -0x80000000L - 1, 0x7fffffffffffffffL, -0x7fffffffffffffffL - 1
+#endif
+    };
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
         check_long(small[i]);
 

@@ -40,7 +40,7 @@ int main(void)
     gmp_randseed_ui(state, (unsigned long)seed);
     mpz_t m, b, e;
     mpz_inits(m, b, e, NULL);
-    for (unsigned bits = 2; bits <= 64 * JBIGI_SMALL_MAX_LIMBS; bits++) {
+    for (unsigned bits = 2; bits <= GMP_NUMB_BITS * JBIGI_SMALL_MAX_LIMBS; bits++) {
         for (long c = 0; c < test_scale(400); c++) {
             mpz_urandomb(m, state, bits);
             mpz_setbit(m, bits - 1);
@@ -67,7 +67,7 @@ int main(void)
         }
     }
     /* The largest moduli of each limb count: all ones. */
-    for (unsigned bits = 64; bits <= 64 * JBIGI_SMALL_MAX_LIMBS; bits += 64) {
+    for (unsigned bits = GMP_NUMB_BITS; bits <= GMP_NUMB_BITS * JBIGI_SMALL_MAX_LIMBS; bits += GMP_NUMB_BITS) {
         mpz_set_ui(m, 0);
         mpz_setbit(m, bits);
         mpz_sub_ui(m, m, 1);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The CPU check for real, and the other architecture.  Called by
 # test/run-tests.sh (make test) after the JUnit tests; ends with one line
-# "N passed, N failed".
+# "N passed, N failed, N skipped".
 #
 #  1. test_cpu_check: the check behind JNI_OnLoad agrees with this CPU.
 #  2. Under qemu-x86_64 -cpu MODEL (Core 2 to Skylake, K10 to Zen), a JVM
@@ -16,11 +16,14 @@
 #     Both times it must compute what the host computes.  And
 #     lib/libjbigi.so, built for this machine, on an emulated CPU without
 #     its features: refused with a clear status, no crash.
-#  3. The aarch64 build's C tests under qemu-aarch64, when the dist build
-#     made build/gmp-6.2.1-aarch64.
+#  3. The ARM builds' C tests under qemu-aarch64 (armv8) and qemu-arm
+#     (armv7, 32-bit limbs), when the dist build made their GMPs.
+#  4. The dist jar in Debian's armhf and arm64 OpenJDK under qemu-arm and
+#     qemu-aarch64 (fetched by test/emulated/fetch-arm-jvm.sh): armhf told it
+#     runs on an ARMv7, then an ARMv6; arm64.
 #
-# What is missing (qemu-user, the cross compiler, the aarch64 GMP) is
-# skipped with a message saying how to get it.  Environment as for
+# What is missing (qemu-user, a cross compiler, an ARM GMP) is skipped,
+# and counted as skipped, with a message saying how to get it.  Environment as for
 # run-tests.sh: JAVA, CC, CFLAGS, GMP_LIBS.
 set -u
 cd "$(dirname "$0")/../.."
@@ -29,6 +32,7 @@ out=build/test/emulated
 mkdir -p "$out"
 passed=0
 failed=0
+skipped=0
 JAVA=$(command -v "${JAVA:-java}")
 CC=${CC:-cc}
 MODELS=${JBIGI_QEMU_MODELS:-core2duo Nehalem SandyBridge Haswell Skylake-Client Icelake-Server Opteron_G3 Opteron_G5 EPYC EPYC-Milan}
@@ -40,7 +44,7 @@ VECTOR_LIMIT=${JBIGI_QEMU_VECTORS:-1500}
 
 ok() { echo "ok - $*"; passed=$((passed + 1)); }
 not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
-skip() { echo "skip - $*"; }
+skip() { echo "skip - $*"; skipped=$((skipped + 1)); }
 
 # Adds the counts of a C test's "N passed, N failed" line.
 add_counts() {
@@ -158,7 +162,7 @@ else
     cp="build/jbigi.jar:$classes"
     "$JAVA" -Djava.library.path="$empty" -cp "$cp" net.i2p.util.VectorProbe "$VECTORS" "$VECTOR_LIMIT" >"$out/host.log" 2>&1
     host_digest=$(field results "$out/host.log")
-    echo "jar carries: $(sed -n 's/^libjbigi-linux-\([a-z0-9]*\)_64\.so$/\1/p' "$out/jar.list" | tr '\n' ' ')"
+    echo "jar carries: $(sed -n 's/^libjbigi-linux-\([a-z0-9]*\)\(_64\)\{0,1\}\.so$/\1/p' "$out/jar.list" | tr '\n' ' ')"
     echo "this machine's candidates: $(candidates | tr '\n' ' ')"
     features=$(table_features)
     for model in $MODELS; do
@@ -186,35 +190,117 @@ else
                 not_ok "lib/libjbigi.so ($variant) on -cpu core2duo: exit $rc"
                 cat "$log" ;;
         esac
-        grep '^jbigi: this CPU cannot run' "$log" | head -n 1
+        # The refusal reaches the status; nothing on stderr without -Djbigi.debug=true.
+        if grep 'cannot run' "$log" | grep -qv '^status='; then
+            not_ok "lib/libjbigi.so's refusal was printed outside the status: $(grep 'cannot run' "$log" | grep -v '^status=' | head -n 1)"
+        else
+            ok "lib/libjbigi.so's refusal printed nothing (without -Djbigi.debug=true)"
+        fi
     else
         skip "host library refusal: lib/libjbigi.so is not a CPU-tuned build ($variant)"
     fi
     rm -rf "$empty"
 fi
 
-# ---- 3. aarch64 under qemu-aarch64 ----
-gmp=build/gmp-6.2.1-aarch64/install
-if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
-    skip "aarch64: needs gcc-aarch64-linux-gnu and qemu-user"
-elif [ ! -f "$gmp/lib/libgmp.a" ]; then
-    skip "aarch64: no aarch64 GMP yet (./build.sh dist, or ./build.sh --gmp-only aarch64)"
-else
-    # Every C test, linked with the library's sources below JNI, as in make test.
-    sources=$(c_sources_below_jni)
+# ---- 3. the ARM rows' C tests under qemu-aarch64 and qemu-arm ----
+# cpu (row of src/variants.tsv), its arch, cross compiler and its Debian
+# packages, qemu, and the C tests of code its library leaves out ("-": none;
+# on 32-bit limbs the IFMA engine and the fixed-base tables, see the
+# Makefile's LIMB32_OMITTED).
+while read -r cpu arch cross packages emulator omitted; do
+    gmp=build/gmp-6.2.1-$cpu/install
+    if ! command -v "$cross" >/dev/null || ! command -v "$emulator" >/dev/null; then
+        skip "$cpu: needs $packages and qemu-user"
+        continue
+    elif [ ! -f "$gmp/lib/libgmp.a" ]; then
+        skip "$cpu: no $cpu GMP yet (./build.sh dist, or ./build.sh --gmp-only $cpu)"
+        continue
+    fi
+    # Every C test, linked with the sources below JNI of this architecture's library.
+    sources=""
+    # shellcheck disable=SC2016 # $(call ...) is make's, not the shell's
+    for f in $(make -s --no-print-directory --eval "jbigi-print-arch-sources: ; @echo \$(call arch_sources,$arch)" \
+        jbigi-print-arch-sources); do
+        grep -q '^#include <jni.h>' "$f" || sources="$sources $f"
+    done
     for t in $(c_tests); do
+        case ",$omitted," in
+            *",$t,"*)
+                skip "$t ($cpu): tests code this architecture's library leaves out"
+                continue
+                ;;
+        esac
         # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
-        if aarch64-linux-gnu-gcc -std=c11 -O2 -Wall -Wextra -Werror -static -DJBIGI_PRIVATE_GMP -Isrc -Itest/c \
-            -I"$gmp/include" -o "$out/$t-aarch64" "test/c/$t.c" $sources "$gmp/lib/libgmp.a" $(c_test_link_flags "$t") \
-            >"$out/$t-aarch64.build.log" 2>&1; then
-            qemu-aarch64 "$out/$t-aarch64" >"$out/$t-aarch64.log" 2>&1
-            add_counts "$out/$t-aarch64.log" "$t (aarch64, qemu-aarch64)"
+        if "$cross" -std=c11 -O2 -Wall -Wextra -Werror -static -DJBIGI_PRIVATE_GMP -Isrc -Itest/c \
+            -I"$gmp/include" -o "$out/$t-$cpu" "test/c/$t.c" $sources "$gmp/lib/libgmp.a" $(c_test_link_flags "$t") \
+            >"$out/$t-$cpu.build.log" 2>&1; then
+            "$emulator" "$out/$t-$cpu" >"$out/$t-$cpu.log" 2>&1
+            add_counts "$out/$t-$cpu.log" "$t ($cpu, $emulator)"
         else
-            cat "$out/$t-aarch64.build.log"
-            not_ok "$t did not compile for aarch64"
+            cat "$out/$t-$cpu.build.log"
+            not_ok "$t did not compile for $cpu"
         fi
     done
-fi
+done <<'ROWS'
+armv8 aarch64 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu+libc6-dev-arm64-cross qemu-aarch64 -
+armv7 armhf arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf+libc6-dev-armhf-cross qemu-arm test_ifma,test_fixedbase
+ROWS
 
-echo "$passed passed, $failed failed"
+# ---- 4. the jar in emulated ARM JVMs (qemu-arm, qemu-aarch64; Debian's OpenJDK) ----
+# qemu-user shows the host's /proc/cpuinfo, so each JVM is told an ARM one.
+# armhf: as an ARMv7 (Raspberry Pi 2/3 with a 32-bit OS) it loads
+# libjbigi-linux-armv7.so; as an ARMv6 (Pi Zero) there is no library meant
+# for it and it runs in pure Java.  arm64: it loads libjbigi-linux-armv8_64.so.
+# Every time: the host's results, 300 known-answer vectors, -Xcheck:jni clean.
+# arch qemu cpu-architecture expected-resource ("-": pure Java)
+empty=$(mktemp -d)
+host_log=$out/arm-host.log
+rm -f "$host_log" # made by the first JVM run below, from this jar
+while read -r arch emulator level expected; do
+    root=build/$arch-jvm/root
+    java=$root/usr/lib/jvm/java-17-openjdk-$arch/bin/java
+    what="$arch JVM as an ARMv$level"
+    if ! command -v "$emulator" >/dev/null; then
+        skip "$what: $emulator not installed (apt-get install qemu-user)"
+        continue
+    elif [ ! -x "$java" ]; then
+        skip "$what: no JVM in $root (sh test/emulated/fetch-arm-jvm.sh fetches Debian's)"
+        continue
+    elif [ "$expected" != - ] && { [ ! -f build/jbigi.jar ] ||
+        ! "$(dirname "$JAVA")/jar" tf build/jbigi.jar | grep -qx "$expected"; }; then
+        skip "$what: build/jbigi.jar carries no $expected (make dist)"
+        continue
+    elif [ ! -f "$classes/net/i2p/util/VectorProbe.class" ]; then
+        not_ok "$what: the compiled test classes are missing"
+        continue
+    fi
+    [ -f "$host_log" ] || "$JAVA" -Djava.library.path="$empty" -cp "build/jbigi.jar:$classes" \
+        net.i2p.util.VectorProbe "$VECTORS" 300 >"$host_log" 2>&1
+    info=$out/$arch-v$level.cpuinfo
+    printf 'processor\t: 0\nmodel name\t: ARMv%s Processor (qemu)\nFeatures\t: fp half thumb vfp edsp tls\nCPU architecture: %s\n\n' \
+        "$level" "$level" >"$info"
+    log=$out/$arch-v$level.log
+    # A small heap: sized from the host's memory, a 32-bit JVM's would leave
+    # too little of its address space under qemu-arm for native allocations.
+    "$emulator" -L "$root" "$java" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xcheck:jni \
+        -Djava.library.path="$empty" -Djbigi.cpuinfo="$info" -cp "build/jbigi.jar:$classes" \
+        net.i2p.util.VectorProbe "$VECTORS" 300 >"$log" 2>&1
+    rc=$?
+    want=$([ "$expected" != - ] && echo "true $expected" || echo "false null")
+    got="$(field native "$log") $(field resource "$log")"
+    if [ "$rc" -ne 0 ] || [ "$got" != "$want" ] || grep -q '^WARNING' "$log" ||
+        [ "$(field results "$log")" != "$(field results "$host_log")" ] || [ "$(field vectors "$log")" != "300 0" ]; then
+        not_ok "$what: exit $rc, expected '$want', got '$got'"
+        cat "$log"
+    else
+        ok "$what: native/resource '$got', 300 vectors and the random cases as on the host, -Xcheck:jni clean"
+    fi
+done <<'ROWS'
+armhf qemu-arm 7 libjbigi-linux-armv7.so
+armhf qemu-arm 6 -
+arm64 qemu-aarch64 8 libjbigi-linux-armv8_64.so
+ROWS
+rm -rf "$empty"
+
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -72,14 +72,27 @@ final class CpuInfo {
         return types;
     }
 
-    /** The architecture as the table names it ("x86_64", "aarch64"), or the JVM's os.arch. */
+    /** The architecture as the table names it ("x86_64", "aarch64", "armhf"), or the JVM's os.arch. */
     static String arch() {
         String arch = JbigiProperties.get("os.arch", "").toLowerCase(Locale.US);
         if (arch.equals("amd64") || arch.equals("x86_64"))
             return "x86_64";
         if (arch.equals("aarch64") || arch.equals("arm64"))
             return "aarch64";
+        // 32-bit ARM JVMs: Debian's and Raspberry Pi OS's are hard float.
+        if (arch.equals("arm") || arch.equals("armhf") || arch.startsWith("armv7"))
+            return "armhf";
         return arch;
+    }
+
+    /** The number of /proc/cpuinfo's "CPU architecture: 7" ("AArch64" is 8), or 0. */
+    static int armArchitecture(String value) {
+        if (value.equalsIgnoreCase("AArch64"))
+            return 8;
+        int n = 0;
+        for (int i = 0; i < value.length() && Character.isDigit(value.charAt(i)) && n < 1000; i++)
+            n = 10 * n + (value.charAt(i) - '0');
+        return n;
     }
 
     /** "intel", "amd" or "other", from CPUID's vendor string. */
@@ -118,6 +131,8 @@ final class CpuInfo {
                     model = value;
                 else if (key.equals("flags") || key.equals("Features"))
                     flags.addAll(Arrays.asList(value.split("\\s+")));
+                else if (key.equals("CPU architecture") && armArchitecture(value) >= 7)
+                    flags.add("armv7"); // the table's name for ARMv7 and later (32-bit ARM)
             }
         } catch (IOException | RuntimeException e) {
             // Not Linux, no procfs, or not allowed: only baseline variants.

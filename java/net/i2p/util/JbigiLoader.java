@@ -23,6 +23,10 @@ final class JbigiLoader {
     static final String FROM_FILE = "Locally optimized native BigInteger library loaded from file";
     static final String NOT_LOADED = "Native BigInteger library jbigi not loaded - using pure Java";
     static final String DISABLED = NOT_LOADED + " (disabled by -Djbigi.enable=false)";
+    /** Why, when the JVM refuses this code native access (JDK 24 and later, --illegal-native-access=deny). */
+    static final String NATIVE_ACCESS_DENIED = "this JVM denies jbigi native access"
+            + " (--illegal-native-access=deny): run java with --enable-native-access=ALL-UNNAMED"
+            + " (jar on the class path) or --enable-native-access=net.i2p.jbigi (on the module path)";
 
     /** Interface versions this class can drive: 4 lacks negative exponents only. */
     private static final int OLDEST_USABLE_VERSION = 4;
@@ -51,6 +55,20 @@ final class JbigiLoader {
             this.fixedBase = fixedBase;
             this.engine = engine;
         }
+
+        /**
+         * Pure Java after an error thrown while loading, by anything, this
+         * class's own initialisation included: never throws (with no memory
+         * left even for the message, the status is the bare NOT_LOADED).
+         */
+        static Result afterError(Throwable error) {
+            String status = NOT_LOADED;
+            try {
+                status = NOT_LOADED + " (" + error + ")";
+            } catch (Throwable e) { // OutOfMemoryError while building the message
+            }
+            return new Result(false, status, null, 0, null, CpuInfo.none(), false, null);
+        }
     }
 
     private JbigiLoader() {
@@ -58,11 +76,22 @@ final class JbigiLoader {
 
     /**
      * Never throws: whatever goes wrong (a library refused, a file system
-     * mounted noexec, a security manager, a broken jar) ends in the
-     * pure-Java fallback with a status saying why, never in an
+     * mounted noexec, a security manager, a broken jar, native access
+     * denied, an OutOfMemoryError or any other Error) ends in the pure-Java
+     * fallback with a status saying why, never in an
      * ExceptionInInitializerError of NativeBigInteger.
      */
     static Result load() {
+        try {
+            return detectAndLoad();
+        } catch (Throwable e) { // an Error: NativeBigInteger must still work, in pure Java
+            Result result = Result.afterError(e);
+            debug(result.status);
+            return result;
+        }
+    }
+
+    private static Result detectAndLoad() {
         CpuInfo cpu;
         try {
             cpu = CpuInfo.detect();
@@ -104,11 +133,17 @@ final class JbigiLoader {
                 else
                     problems.add("libjbigi.so on java.library.path: " + refusal(message));
             } catch (RuntimeException | LinkageError e) {
+                if (nativeAccessDenied(e))
+                    return notLoaded(NOT_LOADED + " (" + NATIVE_ACCESS_DENIED + ")", cpu);
                 problems.add("System.loadLibrary(\"jbigi\"): " + e);
             }
         }
 
         List<String> names = forced == null ? resourceNames(cpu) : forcedName(forced);
+        if (names.isEmpty())
+            problems.add("no bundled library is meant for this system (os.name \""
+                    + JbigiProperties.get("os.name", "unknown") + "\", os.arch \"" + CpuInfo.arch()
+                    + "\", CPU type " + cpu.type() + ")");
         Path tmpdir = null;
         try {
             if (!names.isEmpty())
@@ -126,6 +161,8 @@ final class JbigiLoader {
             } catch (UnsatisfiedLinkError e) {
                 problems.add(name + ": " + refusal(String.valueOf(e.getMessage())));
             } catch (RuntimeException | LinkageError e) {
+                if (nativeAccessDenied(e))
+                    return notLoaded(NOT_LOADED + " (" + NATIVE_ACCESS_DENIED + ")", cpu);
                 problems.add(name + ": " + e);
             }
         }
@@ -133,9 +170,21 @@ final class JbigiLoader {
         return notLoaded(NOT_LOADED + why, cpu);
     }
 
+    /**
+     * Whether System.load or loadLibrary failed because the JVM denies this
+     * code native access: JDK 24 and later throw IllegalCallerException
+     * (a Java 9 class, hence the name) under --illegal-native-access=deny.
+     */
+    static boolean nativeAccessDenied(Throwable e) {
+        return e.getClass().getName().equals("java.lang.IllegalCallerException");
+    }
+
     /** What an UnsatisfiedLinkError from loading a library means, in a user's words. */
     private static String refusal(String message) {
-        // JNI_OnLoad returned JNI_ERR: the library's own CPUID check (its reasons went to stderr).
+        // JNI_OnLoad's CPUID check, which says what is missing in the error it throws.
+        if (message.contains("this CPU cannot run"))
+            return "refused by its CPU check: " + message;
+        // JNI_OnLoad returned JNI_ERR without saying why (an older build of the check).
         if (message.contains("unsupported JNI version"))
             return "refused by its CPU check: this CPU lacks instructions the library was built for"
                     + " (CPUID disagrees with /proc/cpuinfo, as in a VM or an emulator)";
@@ -147,7 +196,7 @@ final class JbigiLoader {
         List<String> names = new ArrayList<String>();
         String os = osName();
         if (os != null && cpu.matches("[a-z0-9]+"))
-            names.add("lib" + "jbigi-" + os + "-" + cpu + "_64.so");
+            names.add(resourceName(os, cpu));
         return names;
     }
 
@@ -202,10 +251,15 @@ final class JbigiLoader {
         String os = osName();
         if (os == null)
             return names;
-        boolean is64 = "64".equals(JbigiProperties.get("sun.arch.data.model", "64"));
         for (String type : cpu.compatibleTypes())
-            names.add("lib" + "jbigi-" + os + "-" + type + (is64 ? "_64" : "") + ".so");
+            names.add(resourceName(os, type));
         return names;
+    }
+
+    /** I2P's name: libjbigi-linux-zen2_64.so for a 64-bit JVM, libjbigi-linux-armv7.so for a 32-bit one. */
+    private static String resourceName(String os, String type) {
+        boolean is64 = "64".equals(JbigiProperties.get("sun.arch.data.model", "64"));
+        return "lib" + "jbigi-" + os + "-" + type + (is64 ? "_64" : "") + ".so";
     }
 
     private static String osName() {
@@ -328,8 +382,12 @@ final class JbigiLoader {
         }
     }
 
+    /** Best effort: never throws, as it also reports errors while loading. */
     private static void debug(String message) {
-        if (JbigiProperties.getBoolean("jbigi.debug", false))
-            System.err.println("jbigi: " + message);
+        try {
+            if (JbigiProperties.getBoolean("jbigi.debug", false))
+                System.err.println("jbigi: " + message);
+        } catch (Throwable e) { // an Error while printing: the status still says it
+        }
     }
 }

@@ -40,7 +40,7 @@ import java.util.Random;
 public class NativeBigInteger extends BigInteger {
     private static final long serialVersionUID = 5L;
 
-    private static final JbigiLoader.Result LIBRARY = JbigiLoader.load();
+    private static final JbigiLoader.Result LIBRARY = loadLibrary();
 
     /**
      * The native library refuses operands over 16 MiB (GMP would abort the
@@ -367,6 +367,19 @@ public class NativeBigInteger extends BigInteger {
     }
 
     // ---- status ----
+
+    /**
+     * JbigiLoader.load(), which never throws; and should the loader's own
+     * classes fail to initialise (an Error), pure Java all the same: an
+     * Error here would make this class unusable for the JVM's lifetime.
+     */
+    private static JbigiLoader.Result loadLibrary() {
+        try {
+            return JbigiLoader.load();
+        } catch (Throwable e) {
+            return JbigiLoader.Result.afterError(e);
+        }
+    }
 
     /** True if modPow, modPowCT and modInverse run natively. */
     public static boolean isNative() {

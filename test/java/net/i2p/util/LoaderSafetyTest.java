@@ -56,12 +56,16 @@ class LoaderSafetyTest {
     }
 
     private static List<String> probeCommand(List<String> jvmOptions, String... args) {
+        return probeCommand(jvmOptions, ExtractionProbe.class, args);
+    }
+
+    private static List<String> probeCommand(List<String> jvmOptions, Class<?> probe, String... args) {
         List<String> command = new ArrayList<String>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Djava.library.path=" + emptyLibraryDir);
         command.addAll(jvmOptions);
         command.addAll(Arrays.asList("-cp", jar() + File.pathSeparator + Subprocess.testClasses(),
-                ExtractionProbe.class.getName()));
+                probe.getName()));
         command.addAll(Arrays.asList(args));
         return command;
     }
@@ -256,7 +260,9 @@ class LoaderSafetyTest {
     /**
      * A security manager that lets the JVM read the jar and write the
      * temporary file but not load it: System.load throws SecurityException.
-     * That must mean pure Java, not an ExceptionInInitializerError.
+     * That must mean pure Java, not an ExceptionInInitializerError.  Of the
+     * properties only os.name and os.arch (as the default policy allows) and
+     * java.io.tmpdir (where to extract) may be read: jbigi's own are denied.
      */
     @Test
     void securityExceptionWhileLoadingMeansPureJava(@TempDir Path scratch) throws Exception {
@@ -264,7 +270,9 @@ class LoaderSafetyTest {
         Files.write(policy, Arrays.asList(
                 "grant {",
                 "  permission java.io.FilePermission \"<<ALL FILES>>\", \"read,write,delete\";",
-                "  permission java.util.PropertyPermission \"*\", \"read\";",
+                "  permission java.util.PropertyPermission \"os.name\", \"read\";",
+                "  permission java.util.PropertyPermission \"os.arch\", \"read\";",
+                "  permission java.util.PropertyPermission \"java.io.tmpdir\", \"read\";",
                 "  permission java.lang.RuntimePermission \"loadLibrary.jbigi\";",
                 "};"), StandardCharsets.UTF_8);
         Path tmpdir = Files.createDirectory(scratch.resolve("tmp"));
@@ -282,6 +290,36 @@ class LoaderSafetyTest {
         assertEquals("false", field(output, "native"), output);
         assertTrue(field(output, "status").matches(".*(Security|AccessControl)Exception.*"), output);
         assertTrue(isEmpty(tmpdir), "left in java.io.tmpdir: " + list(tmpdir));
+    }
+
+    /**
+     * A security manager with the JDK's default policy, which lets class-path
+     * code read neither jbigi's properties nor /proc/cpuinfo nor load a
+     * library: NativeBigInteger initialises anyway (twice asked, no
+     * ExceptionInInitializerError, no NoClassDefFoundError), runs in pure
+     * Java with a status saying why, and every result is right, through the
+     * transparent and the explicit fixed-base paths too.  Skipped on JDKs
+     * without a security manager (24 and later).
+     */
+    @Test
+    void defaultPolicySecurityManagerMeansPureJavaWithAStatus() throws Exception {
+        Process p = start(probeCommand(Arrays.asList("-Djava.security.manager"), SecurityManagerProbe.class));
+        BufferedReader out = reader(p);
+        StringBuilder text = new StringBuilder();
+        for (String line; (line = out.readLine()) != null; )
+            text.append(line).append('\n');
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES));
+        String output = text.toString();
+        assumeTrue(!output.contains("Security Manager is not supported"),
+                "this JVM has no security manager: skipped\n" + output);
+        assertEquals(0, p.exitValue(), output);
+        assertFalse(output.contains("error="), output);
+        assertFalse(output.contains("ExceptionInInitializerError") || output.contains("NoClassDefFoundError"), output);
+        assertEquals("false", field(output, "native"), output);
+        String status = field(output, "status");
+        assertTrue(status.startsWith(JbigiLoader.NOT_LOADED) && status.contains("access denied"), output);
+        assertEquals("true", field(output, "reused-base-right"), output);
+        assertEquals(nativeDigest, field(output, "results"), output);
     }
 
     /**

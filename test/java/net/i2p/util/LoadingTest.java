@@ -15,8 +15,10 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -145,10 +147,10 @@ class LoadingTest {
         for (CpuInfo.Variant v : table) {
             assertTrue(names.add(v.cpu), "twice in the table: " + v.cpu);
             assertTrue(v.cpu.matches("[a-z0-9]+"), v.cpu);
-            assertTrue(Arrays.asList("x86_64", "aarch64").contains(v.arch), v.cpu + ": " + v.arch);
+            assertTrue(Arrays.asList("x86_64", "aarch64", "armhf").contains(v.arch), v.cpu + ": " + v.arch);
             assertTrue(Arrays.asList("intel", "amd", "any").contains(v.vendor), v.cpu + ": " + v.vendor);
         }
-        assertTrue(names.containsAll(Arrays.asList("none", "aarch64")), names.toString());
+        assertTrue(names.containsAll(Arrays.asList("none", "armv8", "armv7")), names.toString());
     }
 
     /**
@@ -192,8 +194,13 @@ class LoadingTest {
         assertEquals("none", baseline.get(baseline.size() - 1), baseline.toString());
         for (String cpu : baseline)
             assertTrue(row(table, cpu).features.isEmpty(), cpu + " needs more than the x86-64 baseline");
-        assertEquals(Collections.singletonList("aarch64"),
+        // I2P's names: armv8 for 64-bit ARM, armv7 for 32-bit ARMv7 and later (nothing for an ARMv6).
+        assertEquals(Collections.singletonList("armv8"),
                 CpuInfo.candidates(table, "aarch64", "other", Collections.<String>emptySet()));
+        assertEquals(Collections.singletonList("armv7"),
+                CpuInfo.candidates(table, "armhf", "other", Collections.<String>singleton("armv7")));
+        assertEquals(Collections.<String>emptyList(),
+                CpuInfo.candidates(table, "armhf", "other", Collections.<String>emptySet()));
     }
 
     /**
@@ -203,19 +210,26 @@ class LoadingTest {
      */
     @Test
     void theJarCarriesTheTableLicencesAndAManifest() throws IOException {
-        Set<String> rows = new HashSet<String>();
+        Map<String, String> rows = new HashMap<String, String>();
         for (CpuInfo.Variant v : sourceTable())
-            rows.add(v.cpu);
+            rows.put(v.cpu, v.arch);
         try (JarFile jar = new JarFile(jar())) {
             int libraries = 0;
+            boolean x86 = false;
             for (JarEntry e : Collections.list(jar.entries())) {
-                Matcher m = Pattern.compile("libjbigi-linux-([a-z0-9]+)_64\\.so").matcher(e.getName());
+                Matcher m = Pattern.compile("libjbigi-linux-([a-z0-9]+?)(_64)?\\.so").matcher(e.getName());
                 if (m.matches()) {
-                    assertTrue(rows.contains(m.group(1)), e.getName() + " is no row of src/variants.tsv");
+                    String arch = rows.get(m.group(1));
+                    assertTrue(arch != null, e.getName() + " is no row of src/variants.tsv");
+                    // I2P's names: _64 for 64-bit JVMs, none for 32-bit ones (armhf).
+                    assertEquals(!arch.equals("armhf"), m.group(2) != null, e.getName() + " for " + arch);
+                    x86 |= arch.equals("x86_64");
                     libraries++;
                 }
             }
             assertTrue(libraries >= 1, "no library in the jar");
+            // I2P's CPU identification, for I2P's own loader, beside x86-64 libraries.
+            assertEquals(x86, jar.getJarEntry("libjcpuid-x86_64-linux.so") != null, "jcpuid beside x86-64 libraries");
             JarEntry table = jar.getJarEntry("net/i2p/util/variants.tsv");
             assertTrue(table != null, "no variant table in the jar");
             try (InputStream in = jar.getInputStream(table)) {
@@ -226,6 +240,8 @@ class LoadingTest {
             Attributes main = jar.getManifest().getMainAttributes();
             assertTrue(main.getValue("Implementation-Version") != null, "no Implementation-Version");
             assertEquals("net.i2p.jbigi", main.getValue("Automatic-Module-Name"));
+            // java -jar on JDK 22 and later: no native-access warning.
+            assertEquals("ALL-UNNAMED", main.getValue("Enable-Native-Access"));
         }
     }
 
@@ -248,6 +264,18 @@ class LoadingTest {
         assertEquals(5, count(p.output, "Java run time:"), p.output);
         assertEquals(5, count(p.output, "% of pure Java time"), p.output);
         assertTrue(p.output.contains("jbigi version: 5"), p.output);
+    }
+
+    /** -n times native code only: it must say that nothing was compared, never that results matched. */
+    @Test
+    void speedTestNativeOnlySaysItDidNotCompare() throws Exception {
+        Subprocess p = Subprocess.run(jar(), Collections.singletonList("-Djava.library.path=lib"),
+                "net.i2p.util.NativeBigInteger", "-n");
+        assertEquals(0, p.exitCode, p.output);
+        assertEquals(5, count(p.output, " runs, not compared with BigInteger (-n)"), p.output);
+        assertTrue(p.output.contains("Results not compared with BigInteger (-n)."), p.output);
+        assertFalse(p.output.contains("match"), p.output);
+        assertEquals(0, count(p.output, "Java run time:"), p.output);
     }
 
     @Test
