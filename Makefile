@@ -6,6 +6,7 @@
 #   make test             C and Java tests; ends with "N passed, N failed, N skipped"
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
+#   make check-engines    every engine's tests: on this CPU's instructions, and on the portable model of them
 #   make check-native     C tests, then the JUnit suite against libjbigi.so, under ASan+UBSan; C tests under valgrind
 #   make fuzz             libFuzzer on conversion and arithmetic, FUZZ_SECONDS (60) per target
 #   make ct-check         timing-leak measurement of the constant-time paths (CT_ARGS="--measurements N")
@@ -110,7 +111,7 @@ OBJ := build/obj-$(GMP)-$(or $(VARIANT),host)-$(notdir $(LIB_CC))
 variant_features = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { for (i = 7; i <= NF; i++) if ($$i != "-") printf "%s ", $$i }' src/variants.tsv))
 GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
 
-.PHONY: all jar dist dist-lib dist-jar test speedtest bench ct-check check-native fuzz install header clean distclean check-header FORCE
+.PHONY: all jar dist dist-lib dist-jar test speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
 .DELETE_ON_ERROR:
 
 all: lib/libjbigi.so build/jbigi.jar
@@ -265,6 +266,12 @@ test: lib/libjbigi.so build/jbigi.jar
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
 	  CFLAGS="$(CFLAGS) $(REQUIRED_CFLAGS) -Wall -Wextra -Werror $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)" \
 	  sh test/run-tests.sh
+
+# Every engine's differential tests: on this CPU's instructions where it has
+# them, on the portable model of the instructions everywhere (0 skipped).
+check-engines: $(GMP_DEPS)
+	CC="$(CC)" CFLAGS="$(CFLAGS) $(REQUIRED_CFLAGS) -Wall -Wextra -Werror $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	  C_SOURCES="$(C_SOURCES)" sh test/check-engines.sh
 
 bench: lib/libjbigi.so build/classes.stamp
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" CC="$(CC)" \

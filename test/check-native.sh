@@ -3,13 +3,15 @@
 # `make check-native`; ends with one line "N passed, N failed, N skipped"
 # and exits non-zero on any failure.
 #
-#  1. asan:     the library's sources but the JNI layer (the Makefile's
-#               C_SOURCES but the files that include <jni.h>) and every C test
-#               (test/c/test_*.c), built with clang's AddressSanitizer +
-#               UndefinedBehaviorSanitizer (leak checking included) and run;
-#               any report stops the test and fails it.
-#  2. jni:      libjbigi.so itself, every source in C_SOURCES (the JNI layer
-#               too), built with the same sanitizers, and the whole JUnit
+#  1. asan:     the library's sources (the Makefile's C_SOURCES), compiled
+#               once with clang's AddressSanitizer + UndefinedBehaviorSanitizer,
+#               and every C test (test/c/test_*.c) linked with them (but the
+#               JNI layer) and run, leak checking included; any report stops
+#               the test and fails it.  Where the CPU has no AVX-512 IFMA the
+#               sources are built on the portable model of its instructions
+#               (test/model/), so the IFMA engine runs under the sanitizers
+#               everywhere.
+#  2. jni:      libjbigi.so itself, linked from the same objects, and the whole JUnit
 #               suite run against it (from java.library.path, and from a
 #               copy of the jar carrying it) in a JVM with clang's ASan
 #               runtime preloaded.  Leak checking is off (the JVM's own
@@ -21,8 +23,8 @@
 #               any error or definite/indirect leak fails.  Memcheck is slow,
 #               so the tests run JBIGI_VALGRIND_SCALE percent (default 10) of
 #               their random cases through JBIGI_TEST_SCALE.  Valgrind cannot
-#               run AVX-512, so the IFMA engine is forced off here
-#               (JBIGI_ENGINE=gmp); the sanitizer phases cover it.
+#               run AVX-512: the sources are built on the portable model of
+#               the instructions, so the IFMA engine's code runs here too.
 #
 # Environment: CLANG (default clang), GMP_CFLAGS, GMP_LIBS (default -lgmp),
 # C_SOURCES (default: asked of the Makefile), JAVA_HOME (default: the JDK
@@ -112,23 +114,44 @@ cat >"$out/valgrind-guarded.supp" <<'EOF2'
 }
 EOF2
 
-# Compiles the library's sources once per phase ($1) with flags $2 into
-# $out/$1/obj/ (the sanitizers make the IFMA engine's unrolled code slow to
-# compile: once, not once per test); 0 when the objects are there.
+# The IFMA engine on the model of its instructions (-DJBIGI_IFMA_MODEL): in
+# the valgrind phase always, under the sanitizers where the CPU lacks them.
+model="-DJBIGI_IFMA_MODEL -Itest/model"
+asan_model=$(ifma_model_unless_cpu "$CLANG" "$out")
+if [ -z "$asan_model" ]; then
+    echo "# this CPU has AVX-512 IFMA: the sanitizer phases run the engine on its instructions"
+else
+    echo "# no AVX-512 IFMA here: the sanitizer phases run the engine on the model of its instructions"
+fi
+jni_includes="-Iinclude -I${JAVA_HOME:-}/include -I${JAVA_HOME:-}/include/linux"
+
+# Compiles every source of the library once per phase ($1) with flags $2
+# into $out/$1/obj/, position-independent so that the JNI phase links
+# libjbigi.so from the same objects; 0 when the objects are there.  The C
+# tests link those but the JNI layer's (lib_objects, test_objects).
 objects_built=
 build_objects() {
     case " $objects_built " in *" $1 "*) return 0 ;; esac
     mkdir -p "$out/$1/obj"
     rm -f "$out/$1/obj/"*.o
-    for src in $sources; do
+    for src in $(c_sources); do
         obj=$out/$1/obj/$(basename "$src" .c).o
-        if ! $CLANG $warn $2 $GMP_CFLAGS -Isrc -c -o "$obj" "$src" >"$obj.log" 2>&1; then
+        if ! $CLANG $warn $2 -fPIC -fvisibility=hidden $jni_includes $GMP_CFLAGS -Isrc -c -o "$obj" "$src" \
+            >"$obj.log" 2>&1; then
             cat "$obj.log"
             echo "!! $1: $src did not compile" >&2
             return 1
         fi
     done
     objects_built="$objects_built $1"
+}
+
+# The objects of phase $1: all of them (the library), or those below JNI (the C tests).
+lib_objects() {
+    for src in $(c_sources); do printf '%s ' "$out/$1/obj/$(basename "$src" .c).o"; done
+}
+test_objects() {
+    for src in $sources; do printf '%s ' "$out/$1/obj/$(basename "$src" .c).o"; done
 }
 
 # Builds test $2 into $out/$1/ with flags $3, linked with the sources'
@@ -139,7 +162,7 @@ build() {
         return 1
     fi
     # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
-    if $CLANG $warn $3 $GMP_CFLAGS -Isrc -Itest/c -o "$out/$1/$2" "test/c/$2.c" "$out/$1/obj/"*.o \
+    if $CLANG $warn $3 $GMP_CFLAGS -Isrc -Itest/c -Itest/model -o "$out/$1/$2" "test/c/$2.c" $(test_objects "$1") \
         $GMP_LIBS $(c_test_link_flags "$2") >"$out/$1/$2.build.log" 2>&1; then
         return 0
     fi
@@ -153,7 +176,7 @@ build() {
 if phase asan; then
     for t in $tests; do
         echo "## asan: $t"
-        build asan "$t" "$san" || continue
+        build asan "$t" "$san $asan_model" || continue
         asan=detect_leaks=1:halt_on_error=1
         lsan=
         if guarded "$t"; then
@@ -193,10 +216,10 @@ jni_phase() {
     done
     lib_sources=$(c_sources)
     echo "# sources (libjbigi.so): $lib_sources"
-    # As the Makefile links the library, with the sanitizers, against the
-    # shared ASan runtime (the JVM has it preloaded).
-    if ! $CLANG $warn $san -shared-libsan -fPIC -fvisibility=hidden -shared -Iinclude -I"$JAVA_HOME/include" \
-        -I"$JAVA_HOME/include/linux" $GMP_CFLAGS -Isrc -o "$jni/lib/libjbigi.so" $lib_sources $GMP_LIBS \
+    # As the Makefile links the library, from the asan phase's objects,
+    # against the shared ASan runtime (the JVM has it preloaded).
+    if ! build_objects asan "$san $asan_model" ||
+        ! $CLANG $san -shared-libsan -shared -o "$jni/lib/libjbigi.so" $(lib_objects asan) $GMP_LIBS \
         -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack >"$jni/build.log" 2>&1; then
         cat "$jni/build.log"
         echo "!! libjbigi.so does not build with the sanitizers" >&2
@@ -268,15 +291,14 @@ elif ! command -v valgrind >/dev/null 2>&1; then
 else
     for t in $tests; do
         echo "## valgrind: $t"
-        build plain "$t" "$plain" || continue
+        build plain "$t" "$plain $model" || continue
         supp=
         if guarded "$t"; then
             echo "# leaks under jbigi_run_guarded suppressed (GMP's memory, abandoned on purpose)"
             supp=--suppressions=$out/valgrind-guarded.supp
         fi
-        # Valgrind cannot execute AVX-512: the IFMA engine is switched off
-        # (JBIGI_ENGINE=gmp), so its code runs under the sanitizers only.
-        JBIGI_ENGINE=gmp JBIGI_TEST_SCALE=${JBIGI_VALGRIND_SCALE:-10} valgrind -q --error-exitcode=1 \
+        # The model runs the IFMA engine's code: no AVX-512 instruction.
+        JBIGI_TEST_SCALE=${JBIGI_VALGRIND_SCALE:-10} valgrind -q --error-exitcode=1 \
             --leak-check=full --errors-for-leak-kinds=definite,indirect --num-callers=64 $supp \
             "$out/plain/$t" >"$out/plain/$t.log" 2>&1
         rc=$?

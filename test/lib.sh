@@ -153,6 +153,26 @@ c_sources_below_jni() {
     done
 }
 
+# The engines' differential tests, which test/check-engines.sh runs on the
+# instructions or on the portable model of them (the other C tests run once,
+# as the library is built).
+engine_tests() {
+    printf '%s\n' "test_ifma test_avx512_model"
+}
+
+# Flags that build the IFMA engine on the portable model of its instructions
+# (test/model/) when this CPU cannot execute them, else nothing: the engine's
+# code then runs under the sanitizers and the fuzzer on any CPU.  $1: the C
+# compiler, $2: a scratch directory.  JBIGI_IFMA_FORCE_MODEL=1 takes the
+# model on any CPU (how a CPU without IFMA is tried on one with it).
+ifma_model_unless_cpu() { # compiler scratch-dir
+    if [ "${JBIGI_IFMA_FORCE_MODEL:-0}" != 1 ] && $1 -std=c11 -O1 -Isrc -Itest/c -Itest/model -o "$2/has-ifma" test/c/test_avx512_model.c >/dev/null 2>&1 &&
+        "$2/has-ifma" --has-instructions; then
+        return
+    fi
+    printf '%s' "-DJBIGI_IFMA_MODEL -Itest/model"
+}
+
 # Every C test, test/c/test_*.c: a new one runs without an edit anywhere.
 c_tests() {
     for f in test/c/test_*.c; do

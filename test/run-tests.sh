@@ -17,6 +17,8 @@ skipped=0
 # ---- C tests: the layers below JNI, linked like the library ----
 sources=$(c_sources_below_jni)
 for t in $(c_tests); do
+    # The engines' own tests run below, on the instructions or their model.
+    case " $(engine_tests) " in *" $t "*) continue ;; esac
     # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
     if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" $sources $GMP_LIBS $(c_test_link_flags "$t") \
         >"$out/$t.build.log" 2>&1; then
@@ -30,6 +32,12 @@ for t in $(c_tests); do
         failed=$((failed + 1))
     fi
 done
+
+# ---- the engines: on this CPU's instructions, and on the model of them ----
+sh test/check-engines.sh >"$out/engines.log" 2>&1
+rc=$?
+cat "$out/engines.log"
+tally "$out/engines.log" check-engines "$rc"
 
 # ---- JUnit 5 tests, against lib/libjbigi.so ----
 # -Xcheck:jni: the JVM checks every JNI call the library makes and prints a

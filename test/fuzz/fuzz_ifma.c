@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         e[i] = 0;
     mpz_roinit_n(ze, e, top(e, en));
 
-    if (!jbigi_ifma_available()) {
+    if (!jbigi_ifma_cpu()) {
         REQUIRE(jbigi_ifma_powm(r, b, e, en, m, n) == JBIGI_IFMA_UNSUPPORTED, "ran without IFMA");
         REQUIRE(jbigi_ifma_powm_sec(r, b, e, m, n) == JBIGI_IFMA_UNSUPPORTED, "ran without IFMA");
         goto done;

@@ -54,6 +54,11 @@ count_files() {
 
 # The library's sources, compiled once for every target (with the sanitizers
 # the IFMA engine's unrolled code takes minutes to compile).
+# Without AVX-512 IFMA, the engine on the model of its instructions.
+model=$(ifma_model_unless_cpu "$CLANG" "$out")
+[ -z "$model" ] || echo "# no AVX-512 IFMA here: fuzz_ifma runs the engine on the model of its instructions"
+flags="$flags $model"
+
 objects_ok=1
 mkdir -p "$out/obj"
 rm -f "$out/obj/"*.o

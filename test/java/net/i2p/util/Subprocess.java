@@ -7,7 +7,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a class in a fresh JVM, for the tests of loading (which happens once per JVM). */
@@ -23,6 +25,12 @@ final class Subprocess {
     /** java [jvmOptions] -cp classPath mainClass [args], stdout and stderr together. */
     static Subprocess run(String classPath, List<String> jvmOptions, String mainClass, String... args)
             throws IOException, InterruptedException {
+        return runWithEnvironment(Collections.<String, String>emptyMap(), classPath, jvmOptions, mainClass, args);
+    }
+
+    /** The same, with these variables added to the environment. */
+    static Subprocess runWithEnvironment(Map<String, String> environment, String classPath, List<String> jvmOptions,
+            String mainClass, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<String>();
         command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         command.addAll(jvmOptions);
@@ -30,7 +38,9 @@ final class Subprocess {
         command.add(classPath);
         command.add(mainClass);
         command.addAll(Arrays.asList(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         process.getOutputStream().close();
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         try (InputStream in = process.getInputStream()) {
