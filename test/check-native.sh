@@ -10,7 +10,8 @@
 #               the test and fails it.  Where the CPU has no AVX-512 IFMA the
 #               sources are built on the portable model of its instructions
 #               (test/model/), so the IFMA engine runs under the sanitizers
-#               everywhere.
+#               everywhere (its own tests then at JBIGI_ASAN_MODEL_SCALE
+#               percent, default 10: check-engines runs them in full).
 #  2. jni:      libjbigi.so itself, linked from the same objects, and the whole JUnit
 #               suite run against it (from java.library.path, and from a
 #               copy of the jar carrying it) in a JVM with clang's ASan
@@ -184,7 +185,13 @@ if phase asan; then
             asan=$asan:fast_unwind_on_malloc=0:malloc_context_size=64
             lsan=suppressions=$out/lsan-guarded.supp
         fi
-        ASAN_OPTIONS=$asan LSAN_OPTIONS=$lsan UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        # On the model, the engine's tests at JBIGI_ASAN_MODEL_SCALE percent
+        # (default 10): check-engines runs them in full, unsanitized.
+        scale=
+        [ -n "$asan_model" ] && case " $(engine_tests) " in
+            *" $t "*) scale=JBIGI_TEST_SCALE=${JBIGI_ASAN_MODEL_SCALE:-10} ;;
+        esac
+        env $scale ASAN_OPTIONS=$asan LSAN_OPTIONS=$lsan UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             "$out/asan/$t" >"$out/asan/$t.log" 2>&1
         rc=$?
         cat "$out/asan/$t.log"

@@ -15,9 +15,9 @@
  *
  * JBIGI_TEST_SEED replays a run; JBIGI_TEST_SCALE (percent) scales the
  * random case counts, and below 100 (valgrind) also thins the fixed edge
- * cases: full-length exponents and the constant-time path only up to
- * THIN_LIMBS limbs, short exponents at every size, so every kernel shape
- * still runs.
+ * cases: every case up to THIN_LIMBS limbs; above, only at the first limb
+ * count of each kernel shape (register count, digit parity), with short
+ * exponents and no constant-time path, so every kernel still runs.
  */
 #include <gmp.h>
 #include <string.h>
@@ -191,7 +191,7 @@ static void check_edge_cases(mp_size_t n)
                 int full = elen[ei] == n && n > 1;
                 if (n > 33 && full && (bi < 3 || ei == 5))
                     continue;
-                if (thin() && n > THIN_LIMBS && full)
+                if (thin() && n > THIN_LIMBS && (full || bi < 4 || ei == 1))
                     continue;
                 int ct = n <= 33 || (bi >= 3 && full && (n <= 64 || ei == 4));
                 if (thin() && n > THIN_LIMBS)
@@ -385,11 +385,20 @@ int main(void)
     CHECK(jbigi_ifma_selftest(1) != 0, "the self-test does not catch a wrong result");
     for (int words = 8; words <= 8 * 20; words += 8)
         check_normalize(words, test_scale(300));
+    unsigned char shape_seen[64] = {0};
     for (mp_size_t n = 1; n <= MAXN; n++) {
+        const int digits = jbigi_ifma_digits(n), k = (digits + 7) / 8;
+        const int shape = k < 8 ? k : 2 * k + (digits & 1);
+        const int new_shape = !shape_seen[shape];
+        shape_seen[shape] = 1;
+        if (thin() && n > THIN_LIMBS && !new_shape) {
+            check_layer(n, 1);
+            continue;
+        }
         /* Edge cases at every size up to 2112 bits and on limb-count
          * boundaries above (where the digit count N or the register count
          * changes). */
-        if (n <= 33 || n == 48 || n == 49 || n == 64 || n == 65 || n == MAXN)
+        if (n <= 33 || n == 48 || n == 49 || n == 64 || n == 65 || n == MAXN || thin())
             check_edge_cases(n);
         check_layer(n, test_scale(n <= 32 ? 40 : 8));
         /* Counts fall with the size: GMP's reference dominates the time.
@@ -400,8 +409,8 @@ int main(void)
         long longer = n <= 16 ? 500 : n <= 32 ? 50 : n <= 64 ? 8 : 2;
         long ct = n <= 16 ? 200 : n <= 32 ? 20 : n <= 64 ? 3 : n % 4 == 0 ? 1 : 0;
         if (thin() && n > 2 * THIN_LIMBS)
-            ct = 0;
-        check_random(n, test_scale(cases), test_scale(longer), ct ? test_scale(ct) : 0);
+            ct = longer = 0;
+        check_random(n, test_scale(cases), longer ? test_scale(longer) : 0, ct ? test_scale(ct) : 0);
     }
     printf("# test_ifma: %lu engine exponentiations compared with GMP\n", engine_cases);
     return finish("test_ifma");

@@ -270,6 +270,11 @@ ROWS
 # for it and it runs in pure Java.  arm64: it loads libjbigi-linux-armv8_64.so.
 # Every time: the host's results, 300 known-answer vectors, -Xcheck:jni clean.
 # arch qemu cpu-architecture expected-resource ("-": pure Java)
+# Debian's ARM JVMs, fetched once into build/ when qemu-user is here.
+if command -v qemu-arm >/dev/null && { [ ! -d build/armhf-jvm/root ] || [ ! -d build/arm64-jvm/root ]; }; then
+    sh test/emulated/fetch-arm-jvm.sh >"$out/fetch-arm-jvm.log" 2>&1 ||
+        echo "# the ARM JVMs could not be fetched: see $out/fetch-arm-jvm.log"
+fi
 empty=$(mktemp -d)
 host_log=$out/arm-host.log
 rm -f "$host_log" # made by the first JVM run below, from this jar
