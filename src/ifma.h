@@ -53,7 +53,7 @@ int jbigi_ifma_cpu(void);
 int jbigi_ifma_available(void);
 
 /* The self-test's outcome, running it if it has not run yet. */
-#define JBIGI_IFMA_SELFTEST_NOT_RUN 0 /* the CPU cannot run the engine */
+#define JBIGI_IFMA_SELFTEST_NOT_RUN 0 /* the CPU cannot run the engine, or memory ran out */
 #define JBIGI_IFMA_SELFTEST_PASSED 1
 #define JBIGI_IFMA_SELFTEST_FAILED 2 /* the engine is off for the process */
 int jbigi_ifma_selftest_result(void);
@@ -62,9 +62,11 @@ int jbigi_ifma_selftest_result(void);
  * The known-answer self-test (ifma_selftest.c): for every kernel shape (each
  * register count, and from 8 registers each parity of the digit count), a
  * short exponentiation on the Montgomery layer, with and without the
- * constant-time flags, against GMP's mpz_powm.  Requires jbigi_ifma_cpu().
- * Returns 0 when every result matched, else the limb count of the first
- * mismatch (or -1 when memory ran out).  corrupt: flip a bit of each
+ * constant-time flags, and for the smallest shapes the whole constant-time
+ * exponentiation, against GMP's mpn functions (no GMP allocation: scratch
+ * on the stack or from calloc).  Requires jbigi_ifma_cpu().  Returns 0 when every result
+ * matched, the limb count of the first mismatch, or -1 when memory ran out
+ * (nothing is known then).  corrupt: flip a bit of each
  * engine result before comparing (for the tests, and the environment
  * variable JBIGI_IFMA_SELFTEST_FAULT=1: the check must catch it).
  */
@@ -133,7 +135,7 @@ typedef struct {
  * Prepares ctx for the modulus m (n limbs, odd, top limb non-zero,
  * n <= JBIGI_IFMA_MAX_LIMBS), with flags from the JBIGI_IFMA_SECRET_*
  * above (0: nothing secret, for the variable-time paths).
- * Requires jbigi_ifma_available().  Free with jbigi_ifma_ctx_clear.
+ * Requires jbigi_ifma_cpu().  Free with jbigi_ifma_ctx_clear.
  */
 int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags);
 
@@ -177,7 +179,7 @@ void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a);
  * For the tests: how mul and sqr store their result.  x: words digits
  * (64-byte aligned, words a multiple of 8 up to 160), each below 2^62,
  * whose value is below 2^(52 words); r gets the value in 52-bit digits.
- * secret: as JBIGI_IFMA_SECRET_VALUES.  Requires jbigi_ifma_available().
+ * secret: as JBIGI_IFMA_SECRET_VALUES.  Requires jbigi_ifma_cpu().
  */
 void jbigi_ifma_normalize(uint64_t *r, const uint64_t *x, int words, int secret);
 

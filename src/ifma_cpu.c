@@ -134,10 +134,13 @@ int jbigi_ifma_zen4(void)
     return cpu_state() == 2;
 }
 
-/* The self-test's outcome: -1 not run yet, else a JBIGI_IFMA_SELFTEST_*
+/* The self-test's outcome: -1 not known yet, else a JBIGI_IFMA_SELFTEST_*
  * code.  Run on the first question, not at load: a process that never
- * raises to a large power never pays for it.  Two threads asking at once
- * may both run it; both get the same answer. */
+ * raises to a large power never pays for it.  Threads asking at once may
+ * each run it; the first answer stored stands, so every caller sees one
+ * answer for the life of the process.  When memory ran out the test said
+ * nothing: the engine is not used for that call, and the next one asks
+ * again. */
 static atomic_int selftest = -1;
 
 static int selftest_state(void)
@@ -149,10 +152,15 @@ static int selftest_state(void)
         v = JBIGI_IFMA_SELFTEST_NOT_RUN;
     } else {
         const char *fault = getenv("JBIGI_IFMA_SELFTEST_FAULT");
-        v = jbigi_ifma_selftest(fault != NULL && strcmp(fault, "1") == 0) == 0 ? JBIGI_IFMA_SELFTEST_PASSED
-                                                                            : JBIGI_IFMA_SELFTEST_FAILED;
+        const int rc = jbigi_ifma_selftest(fault != NULL && strcmp(fault, "1") == 0);
+        if (rc < 0)
+            return JBIGI_IFMA_SELFTEST_NOT_RUN; /* out of memory: ask again next time */
+        v = rc == 0 ? JBIGI_IFMA_SELFTEST_PASSED : JBIGI_IFMA_SELFTEST_FAILED;
     }
-    atomic_store_explicit(&selftest, v, memory_order_release);
+    int expected = -1;
+    if (!atomic_compare_exchange_strong_explicit(&selftest, &expected, v, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        v = expected; /* another thread's answer came first */
     return v;
 }
 

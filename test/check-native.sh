@@ -118,12 +118,20 @@ EOF2
 # The IFMA engine on the model of its instructions (-DJBIGI_IFMA_MODEL): in
 # the valgrind phase always, under the sanitizers where the CPU lacks them.
 model="-DJBIGI_IFMA_MODEL -Itest/model"
-asan_model=$(ifma_model_unless_cpu "$CLANG" "$out")
+asan_model=$(ifma_model_unless_cpu "$CLANG" "$out") || {
+    echo "!! test/c/test_avx512_model.c did not compile: cannot tell whether this CPU has AVX-512 IFMA" >&2
+    failed=$((failed + 1))
+}
 if [ -z "$asan_model" ]; then
     echo "# this CPU has AVX-512 IFMA: the sanitizer phases run the engine on its instructions"
 else
     echo "# no AVX-512 IFMA here: the sanitizer phases run the engine on the model of its instructions"
 fi
+# The tests whose large moduli go to the engine when it runs, else to GMP.
+gmp_paths() {
+    case $1 in test_arith | test_fixedbase) return 0 ;; *) return 1 ;; esac
+}
+
 jni_includes="-Iinclude -I${JAVA_HOME:-}/include -I${JAVA_HOME:-}/include/linux"
 
 # Compiles every source of the library once per phase ($1) with flags $2
@@ -135,7 +143,9 @@ build_objects() {
     case " $objects_built " in *" $1 "*) return 0 ;; esac
     mkdir -p "$out/$1/obj"
     rm -f "$out/$1/obj/"*.o
-    for src in $(c_sources); do
+    # The JNI layer's files only with a JDK: the C tests do without them.
+    if [ -r "${JAVA_HOME:-}/include/jni.h" ]; then all=$(c_sources); else all=$sources; fi
+    for src in $all; do
         obj=$out/$1/obj/$(basename "$src" .c).o
         if ! $CLANG $warn $2 -fPIC -fvisibility=hidden $jni_includes $GMP_CFLAGS -Isrc -c -o "$obj" "$src" \
             >"$obj.log" 2>&1; then
@@ -196,6 +206,16 @@ if phase asan; then
         rc=$?
         cat "$out/asan/$t.log"
         san_tally "$out/asan/$t.log" "asan $t" "$rc"
+        # With the engine on the model, GMP's own large-modulus paths once
+        # more, the engine switched off.
+        if [ -n "$asan_model" ] && gmp_paths "$t"; then
+            echo "## asan: $t, JBIGI_ENGINE=gmp"
+            JBIGI_ENGINE=gmp ASAN_OPTIONS=$asan LSAN_OPTIONS=$lsan UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+                "$out/asan/$t" >"$out/asan/$t-gmp.log" 2>&1
+            rc=$?
+            cat "$out/asan/$t-gmp.log"
+            san_tally "$out/asan/$t-gmp.log" "asan $t (JBIGI_ENGINE=gmp)" "$rc"
+        fi
     done
 fi
 
@@ -311,6 +331,16 @@ else
         rc=$?
         cat "$out/plain/$t.log"
         san_tally "$out/plain/$t.log" "valgrind $t" "$rc"
+        # GMP's own large-modulus paths once more, the engine switched off.
+        if gmp_paths "$t"; then
+            echo "## valgrind: $t, JBIGI_ENGINE=gmp"
+            JBIGI_ENGINE=gmp JBIGI_TEST_SCALE=${JBIGI_VALGRIND_SCALE:-10} valgrind -q --error-exitcode=1 \
+                --leak-check=full --errors-for-leak-kinds=definite,indirect --num-callers=64 $supp \
+                "$out/plain/$t" >"$out/plain/$t-gmp.log" 2>&1
+            rc=$?
+            cat "$out/plain/$t-gmp.log"
+            san_tally "$out/plain/$t-gmp.log" "valgrind $t (JBIGI_ENGINE=gmp)" "$rc"
+        fi
     done
 fi
 

@@ -251,7 +251,7 @@ while read -r cpu arch cross packages emulator omitted; do
             >"$out/$t-$cpu.build.log" 2>&1; then
             scale=
             [ -n "$model" ] && case " $(engine_tests) " in *" $t "*) scale=JBIGI_TEST_SCALE=${JBIGI_QEMU_MODEL_SCALE:-1} ;; esac
-            env $scale "$emulator" "$out/$t-$cpu" >"$out/$t-$cpu.log" 2>&1
+            env $scale "$emulator" "$out/$t-$cpu" </dev/null >"$out/$t-$cpu.log" 2>&1
             add_counts "$out/$t-$cpu.log" "$t ($cpu, $emulator)"
         else
             cat "$out/$t-$cpu.build.log"
@@ -260,7 +260,7 @@ while read -r cpu arch cross packages emulator omitted; do
     done
 done <<'ROWS'
 armv8 aarch64 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu+libc6-dev-arm64-cross qemu-aarch64 -
-armv7 armhf arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf+libc6-dev-armhf-cross qemu-arm test_ifma,test_fixedbase
+armv7 armhf arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf+libc6-dev-armhf-cross qemu-arm test_ifma,test_fixedbase,test_avx512_model
 ROWS
 
 # ---- 4. the jar in emulated ARM JVMs (qemu-arm, qemu-aarch64; Debian's OpenJDK) ----

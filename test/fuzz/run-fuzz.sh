@@ -55,7 +55,10 @@ count_files() {
 # The library's sources, compiled once for every target (with the sanitizers
 # the IFMA engine's unrolled code takes minutes to compile).
 # Without AVX-512 IFMA, the engine on the model of its instructions.
-model=$(ifma_model_unless_cpu "$CLANG" "$out")
+model=$(ifma_model_unless_cpu "$CLANG" "$out") || {
+    echo "!! test/c/test_avx512_model.c did not compile: cannot tell whether this CPU has AVX-512 IFMA" >&2
+    failed=$((failed + 1))
+}
 [ -z "$model" ] || echo "# no AVX-512 IFMA here: fuzz_ifma runs the engine on the model of its instructions"
 flags="$flags $model"
 
