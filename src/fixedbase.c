@@ -178,12 +178,20 @@ static const uint64_t *aligned_operand(struct mont *c, const mp_limb_t *p, int s
 JBIGI_AVX512_TARGET("avx512f") static void select_avx512(uint64_t *rp, const uint64_t *table, size_t width,
                                                              size_t count, size_t which)
 {
-    const __m512i wanted = _mm512_set1_epi64((long long)which);
+    __m512i wanted = _mm512_set1_epi64((long long)which);
+    /* Opaque from here on: the compiler cannot turn the comparison back
+     * into a scalar test of `which` and a branch or a conditional move. */
+    JBIGI_VECTOR_OPAQUE(wanted);
     for (size_t w = 0; w < width; w += 8) {
         __m512i acc = _mm512_setzero_si512();
         for (size_t i = 0; i < count; i++) {
             __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)i), wanted);
-            acc = _mm512_mask_mov_epi64(acc, hit, _mm512_loadu_si512((const void *)(table + i * width + w)));
+            /* Loaded in full into a register first: folded into the move,
+             * it would become a masked load, which need not touch memory
+             * where its mask is clear. */
+            __m512i entry = _mm512_loadu_si512((const void *)(table + i * width + w));
+            JBIGI_VECTOR_OPAQUE(entry);
+            acc = _mm512_mask_mov_epi64(acc, hit, entry);
         }
         _mm512_storeu_si512((void *)(rp + w), acc);
     }
