@@ -152,7 +152,7 @@ public final class CtCheck {
             }
             double v = lengthControl(top);
             System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPowCTFixed = %s, fixed-base CT = %s;"
-                    + " control (padded width follows the array's length) = %.2f%n", top.name, c,
+                    + " control = %.2f%n", top.name, c,
                     NativeBigInteger.constantTimeEdgeToEdge() ? String.format("%.2f", f) : "not in this library",
                     fixedBase && NativeBigInteger.hasFixedBase() ? String.format("%.2f", fb) : "not measured", v);
             ct = Math.max(ct, Math.max(c, f));
@@ -185,12 +185,13 @@ public final class CtCheck {
      * different engine too, as the engine's constant-time path takes only
      * exponents of exactly the modulus' width.  The shape of the leak this
      * experiment looks for (work that follows the array's length), larger.
-     * A quarter of the measurements, plenty for a difference of that size.
+     * A twentieth of the measurements (at least 1,000), plenty for a
+     * difference of that size.
      * Without the fixed-length native (an older library), nativeModPow's
      * one squaring per exponent bit is the control instead.
      */
     static double lengthControl(TopBit top) {
-        int n = Math.max(1000, top.signed.exponents.length / 4);
+        int n = Math.max(1000, top.signed.exponents.length / 20);
         if (!NativeBigInteger.constantTimeEdgeToEdge())
             return measure("control nativeModPow " + top.name, NativeBigInteger::nativeModPow, top.signed, n);
         return measure("control CTFixed, own width " + top.name, NativeBigInteger::nativeModPowCTFixed, top.signed, n);

@@ -68,9 +68,14 @@ public class NativeBigInteger extends BigInteger {
     static native byte[] nativeModPow(byte[] base, byte[] exponent, byte[] modulus);
 
     /**
-     * base^exponent mod modulus in constant time: GMP's mpn_sec_powm with the
-     * exponent taken over the modulus' full width, so that running time and
-     * memory accesses depend only on the sizes of the base and the modulus.
+     * base^exponent mod modulus in constant time: GMP's mpn_sec_powm (or the
+     * engine's constant-time path) with the exponent taken over the modulus'
+     * full width, so that running time and memory accesses depend only on the
+     * sizes of the base and the modulus.  This library reads the exponent
+     * array into a buffer of the modulus' limb width, with a loop over that
+     * width, whatever the array's length; an exponent wider than that is
+     * taken at its own width, which then shows.  The result is in
+     * toByteArray() form, so its length is the value's.
      *
      * @throws ArithmeticException if modulus <= 0 or even, or exponent <= 0
      */
