@@ -143,6 +143,8 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
     jbigi_operand_init(&exp);
     jbigi_operand_init(&mod);
     jbigi_operand_init(&r);
+    mpz_t wide_result; /* for the general path */
+    mpz_init(wide_result);
 
     /* Every argument checked in order (base, exponent, modulus) before the
      * exponent is read, which needs the modulus' width. */
@@ -167,17 +169,14 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
     if (read == JBIGI_FIXED_WIDER) {
         /* Wider than the modulus, negative, or over the limit: the general
          * path checks and computes it. */
-        mpz_t rz;
-        mpz_init(rz);
-        if (jbigi_read_operand(env, jexp, "exponent", &exp)) {
-            struct power_call call = {jbigi_modpow_ct, rz, base.value, exp.value, mod.value};
-            enum jbigi_status status = jbigi_run_guarded(run_power_call, &call);
-            if (status != JBIGI_OK)
-                jbigi_throw_status(env, status);
-            else
-                result = jbigi_new_result(env, rz);
-        }
-        mpz_clear(rz);
+        if (!jbigi_read_operand(env, jexp, "exponent", &exp))
+            goto done;
+        struct power_call call = {jbigi_modpow_ct, wide_result, base.value, exp.value, mod.value};
+        enum jbigi_status status = jbigi_run_guarded(run_power_call, &call);
+        if (status != JBIGI_OK)
+            jbigi_throw_status(env, status);
+        else
+            result = jbigi_new_result(env, wide_result);
         goto done;
     }
     if (all_zero(exp.limbs, n)) {
@@ -199,6 +198,7 @@ done:
     jbigi_operand_release(&exp);
     jbigi_operand_release(&mod);
     jbigi_operand_release(&r);
+    mpz_clear(wide_result);
     return result;
 }
 
