@@ -11,6 +11,8 @@ extern "C" {
 #define net_i2p_util_NativeBigInteger_serialVersionUID 5LL
 #undef net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS
 #define net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS 134217727L
+#undef net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES
+#define net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES 16777216L
 /*
  * Class:     net_i2p_util_NativeBigInteger
  * Method:    nativeModPow
@@ -25,6 +27,14 @@ JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeModPow
  * Signature: ([B[B[B)[B
  */
 JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeModPowCT
+  (JNIEnv *, jclass, jbyteArray, jbyteArray, jbyteArray);
+
+/*
+ * Class:     net_i2p_util_NativeBigInteger
+ * Method:    nativeModPowCTFixed
+ * Signature: ([B[B[B)[B
+ */
+JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeModPowCTFixed
   (JNIEnv *, jclass, jbyteArray, jbyteArray, jbyteArray);
 
 /*

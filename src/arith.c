@@ -59,34 +59,30 @@ static void reduced_base(mp_limb_t *b, const mpz_t base, const mpz_t m)
 }
 
 /*
- * r = base^exp mod m on the IFMA engine, for odd m of a size it takes and
- * exp >= 1: variable time, or constant time over the modulus' full width
- * (then exp has at most m's limbs).  The base is reduced into [0, m) first
- * (public, variable time).  Returns JBIGI_OK, JBIGI_NO_MEMORY, or -1 if the
- * engine did not run and GMP must.
+ * r = base^exp mod m on the IFMA engine's variable-time path, for odd m of
+ * a size it takes and exp >= 1.  The base is reduced into [0, m) first
+ * (public, variable time).  Returns JBIGI_OK, JBIGI_NO_MEMORY, or -1 if
+ * the engine did not run and GMP must.  r may alias base when base < m
+ * (as powm's caller does with an inverse).
  */
-static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m, int constant_time)
+static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
     const mp_size_t n = (mp_size_t)mpz_size(m);
-    const mp_size_t exp_size = (mp_size_t)mpz_size(exp);
-    /* Scratch: the base as n limbs, the result, and for constant time the
-     * exponent padded to n.  The result goes to r only once the engine has
-     * run: r may alias base, and GMP must still find the base if it did not. */
-    const size_t scratch_limbs = 2 * (size_t)n + (constant_time ? (size_t)n : 0);
+    /* r's limbs before the scratch: if GMP runs out of memory here, the
+     * jump out (jbigi_run_guarded) skips no scratch holding a result.
+     * mpz_realloc2 keeps r's value, which fits n limbs when r is the base. */
+    mpz_realloc2(r, (mp_bitcnt_t)n * GMP_NUMB_BITS);
+    /* Scratch: the base as n limbs and the result.  The result goes to r
+     * only once the engine has run: r may alias base, and GMP must still
+     * find the base if it did not. */
+    const size_t scratch_limbs = 2 * (size_t)n;
     mp_limb_t *scratch = jbigi_scratch_alloc(scratch_limbs);
     if (scratch == NULL)
         return JBIGI_NO_MEMORY;
     mp_limb_t *b = scratch;
     reduced_base(b, base, m);
-    int rc;
     mp_limb_t *result = scratch + n;
-    if (constant_time) {
-        mp_limb_t *e = scratch + 2 * n;
-        mpn_copyi(e, mpz_limbs_read(exp), exp_size);
-        rc = jbigi_ifma_powm_sec(result, b, e, mpz_limbs_read(m), n);
-    } else {
-        rc = jbigi_ifma_powm(result, b, mpz_limbs_read(exp), exp_size, mpz_limbs_read(m), n);
-    }
+    int rc = jbigi_ifma_powm(result, b, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp), mpz_limbs_read(m), n);
     if (rc == 0) {
         mpn_copyi(mpz_limbs_write(r, n), result, n);
         mpz_limbs_finish(r, n);
@@ -111,7 +107,7 @@ static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const 
         return JBIGI_OK;
     }
     if (mpz_odd_p(m) && mpz_sgn(exp) > 0 && jbigi_engine_ifma_takes(n)) {
-        int status = ifma_power(r, base, exp, m, 0);
+        int status = ifma_power(r, base, exp, m);
         if (status >= 0)
             return (enum jbigi_status)status;
     }
@@ -142,17 +138,81 @@ enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const
 
 /*
  * The constant-time power.  mpz_powm_sec would take its time from the
- * exponent's limb count, which is how long the secret is; mpn_sec_powm is
- * given the exponent zero-padded to the modulus' full width instead, so
- * time and memory accesses depend on the sizes of the base and the modulus
- * only.  An exponent wider than the modulus is taken at its own width (its
- * width is then all that shows).
+ * exponent's limb count, which is how long the secret is; the exponent is
+ * taken zero-padded to the modulus' full width instead (by the caller, in
+ * jbigi_modpow_ct_limbs), so time and memory accesses depend on the sizes
+ * of the base and the modulus only.  An exponent wider than the modulus is
+ * taken at its own width (its width is then all that shows).
  *
- * The base is public: a negative one, or one wider than the modulus, is
- * reduced first with mpz_mod, in time that depends on its value.
+ * The base is public: a negative one, or one not below the modulus, is
+ * reduced first with mpz_mod, in time that depends on its value, and a
+ * base that is 0 mod m answers 0 at once (mpn_sec_powm requires B > 0).
  * (mpz_powm_sec is no help there: for a negative base it branches on the
  * exponent's low bit to choose the sign of the result.)
  */
+
+/* base reduced into [0, m): base itself when it already is, else reduced
+ * (public, variable time; allocates through GMP). */
+static mpz_srcptr public_base(mpz_t reduced, const mpz_t base, const mpz_t m)
+{
+    if (mpz_sgn(base) >= 0 && mpz_cmp(base, m) < 0)
+        return base;
+    mpz_mod(reduced, base, m);
+    return reduced;
+}
+
+/* rp = b^e mod m, b in (0, m), e of en >= n limbs: the engine's constant-time
+ * path where it takes n and e has exactly n limbs, else mpn_sec_powm.  No
+ * GMP allocation: scratch comes from jbigi_scratch_alloc. */
+static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *e, mp_size_t en, const mpz_t m)
+{
+    const mp_size_t n = (mp_size_t)mpz_size(m);
+    const mp_size_t bn = (mp_size_t)mpz_size(b);
+    if (en == n && jbigi_engine_ifma_takes(n)) {
+        /* The engine takes the base as n limbs. */
+        mp_limb_t *padded_base = jbigi_scratch_alloc((size_t)n);
+        if (padded_base == NULL)
+            return JBIGI_NO_MEMORY;
+        mpn_copyi(padded_base, mpz_limbs_read(b), bn);
+        int rc = jbigi_ifma_powm_sec(rp, padded_base, e, mpz_limbs_read(m), n);
+        jbigi_scratch_free(padded_base, (size_t)n);
+        if (rc == 0)
+            return JBIGI_OK;
+        if (rc == JBIGI_IFMA_NO_MEMORY)
+            return JBIGI_NO_MEMORY;
+        /* JBIGI_IFMA_UNSUPPORTED: GMP below. */
+    }
+    const mp_bitcnt_t enb = (mp_bitcnt_t)en * GMP_NUMB_BITS;
+    const size_t scratch_limbs = (size_t)mpn_sec_powm_itch(bn, enb, n);
+    mp_limb_t *scratch = jbigi_scratch_alloc(scratch_limbs);
+    if (scratch == NULL)
+        return JBIGI_NO_MEMORY;
+    mpn_sec_powm(rp, mpz_limbs_read(b), bn, e, enb, mpz_limbs_read(m), n, scratch);
+    jbigi_scratch_free(scratch, scratch_limbs);
+    return JBIGI_OK;
+}
+
+enum jbigi_status jbigi_modpow_ct_limbs(mp_limb_t *rp, const mpz_t base, const mp_limb_t *e, mp_size_t en,
+                                        const mpz_t m)
+{
+    if (mpz_sgn(m) <= 0)
+        return JBIGI_MODULUS_NOT_POSITIVE;
+    if (mpz_even_p(m))
+        return JBIGI_MODULUS_EVEN;
+    const mp_size_t n = (mp_size_t)mpz_size(m);
+    mpn_zero(rp, n);
+    if (mpz_cmp_ui(m, 1) == 0) /* everything is 0 mod 1 */
+        return JBIGI_OK;
+    mpz_t reduced;
+    mpz_init(reduced);
+    mpz_srcptr b = public_base(reduced, base, m);
+    enum jbigi_status status = JBIGI_OK;
+    if (mpz_sgn(b) != 0) /* else 0^e = 0 for e > 0 */
+        status = sec_powm(rp, b, e, en, m);
+    mpz_clear(reduced);
+    return status;
+}
+
 enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
     if (mpz_sgn(m) <= 0)
@@ -161,45 +221,26 @@ enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, co
         return JBIGI_MODULUS_EVEN;
     if (mpz_sgn(exp) <= 0)
         return JBIGI_EXPONENT_NOT_POSITIVE;
-    if (mpz_cmp_ui(m, 1) == 0) {
-        mpz_set_ui(r, 0);
-        return JBIGI_OK;
-    }
     const mp_size_t n = (mp_size_t)mpz_size(m);
     const mp_size_t exp_size = (mp_size_t)mpz_size(exp);
     const mp_size_t en = exp_size > n ? exp_size : n;
-    if (exp_size <= n && jbigi_engine_ifma_takes(n)) {
-        int status = ifma_power(r, base, exp, m, 1);
-        if (status >= 0)
-            return (enum jbigi_status)status;
-    }
-
+    /* Every GMP allocation first - r's limbs, the base's reduction - so
+     * that none can jump out while the padded exponent exists. */
+    mp_limb_t *rp = mpz_limbs_write(r, n);
     mpz_t reduced;
     mpz_init(reduced);
-    mpz_srcptr b = base;
-    if (mpz_sgn(base) < 0 || mpz_size(base) > (size_t)n) {
-        mpz_mod(reduced, base, m);
-        b = reduced;
-    }
-    /* mpn_sec_powm wants at least one base limb; a zero base is one zero limb. */
-    const mp_limb_t zero = 0;
-    const mp_size_t bn = mpz_size(b) > 0 ? (mp_size_t)mpz_size(b) : 1;
-    const mp_limb_t *bp = mpz_size(b) > 0 ? mpz_limbs_read(b) : &zero;
-
+    mpz_srcptr b = public_base(reduced, base, m);
+    /* The exponent zero-padded to the modulus' width.  (This copy follows
+     * exp's limb count: callers holding the secret as bytes read it at
+     * the modulus' width themselves and call jbigi_modpow_ct_limbs.) */
     enum jbigi_status status = JBIGI_NO_MEMORY;
-    const mp_bitcnt_t enb = (mp_bitcnt_t)en * GMP_NUMB_BITS;
-    const size_t scratch_limbs = (size_t)mpn_sec_powm_itch(bn, enb, n) + (size_t)en;
-    mp_limb_t *scratch = jbigi_scratch_alloc(scratch_limbs);
-    if (scratch != NULL) {
-        mp_limb_t *e = scratch;
+    mp_limb_t *e = jbigi_scratch_alloc((size_t)en);
+    if (e != NULL) {
         mpn_copyi(e, mpz_limbs_read(exp), exp_size);
-        mpn_zero(e + exp_size, en - exp_size);
-        mp_limb_t *rp = mpz_limbs_write(r, n);
-        mpn_sec_powm(rp, bp, bn, e, enb, mpz_limbs_read(m), n, scratch + en);
-        mpz_limbs_finish(r, n);
-        jbigi_scratch_free(scratch, scratch_limbs);
-        status = JBIGI_OK;
+        status = jbigi_modpow_ct_limbs(rp, b, e, en, m);
+        jbigi_scratch_free(e, (size_t)en);
     }
+    mpz_limbs_finish(r, status == JBIGI_OK ? n : 0);
     mpz_clear(reduced);
     return status;
 }

@@ -41,6 +41,22 @@ enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const
  */
 enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
 
+/*
+ * The constant-time power on a fixed-width exponent, for callers that read
+ * the secret at the modulus' width themselves (the JNI layer):
+ * rp[0..n) = base^e mod m, n = m's limbs, for e given as exactly en limbs,
+ * en >= n (zero-padded above the value).  Every loop count, copy and buffer
+ * follows n, en and the base (public) only; e's value reaches no branch.
+ * Requires e > 0 (the callers check it).  m must be odd (> 0); m = 1 and a
+ * base that is 0 mod m give 0 at once (the base is public).
+ * Order, so that running out of memory inside GMP (jbigi_run_guarded)
+ * leaves nothing secret behind: every GMP allocation (the base's
+ * reduction) comes before the scratch that holds secrets is taken, and
+ * that scratch comes from jbigi_scratch_alloc, which reports failure.
+ */
+enum jbigi_status jbigi_modpow_ct_limbs(mp_limb_t *rp, const mpz_t base, const mp_limb_t *e, mp_size_t en,
+                                        const mpz_t m);
+
 /* r = base^-1 mod m, as BigInteger.modInverse (m == 1 gives 0). */
 enum jbigi_status jbigi_modinverse(mpz_t r, const mpz_t base, const mpz_t m);
 

@@ -46,6 +46,63 @@ static inline void store_be_limb(uint8_t *p, mp_limb_t v)
     memcpy(p, &v, sizeof v);
 }
 
+/* All ones if a < b, else 0, for a, b < 2^(bits - 1); the empty asm keeps the
+ * compiler from turning the mask back into a branch. */
+static inline size_t mask_below(size_t a, size_t b)
+{
+    size_t mask = (size_t)0 - ((a - b) >> (sizeof(size_t) * 8 - 1));
+    __asm__("" : "+r"(mask));
+    return mask;
+}
+
+void jbigi_unsigned_to_limbs(mp_limb_t *limbs, size_t n, const uint8_t *bytes, size_t len)
+{
+    for (size_t i = 0; i < n; i++) {
+        mp_limb_t limb = 0;
+        for (size_t b = 0; b < LIMB_BYTES; b++) {
+            const size_t position = i * LIMB_BYTES + b; /* from the least significant byte */
+            const size_t inside = mask_below(position, len);
+            const uint8_t byte = bytes[(len - 1 - position) & inside] & (uint8_t)inside;
+            limb |= (mp_limb_t)byte << (8 * b);
+        }
+        limbs[i] = limb;
+    }
+}
+
+void jbigi_limbs_to_unsigned(uint8_t *out, size_t len, const mp_limb_t *limbs, size_t n)
+{
+    size_t i = 0;
+    for (; i < n && (i + 1) * LIMB_BYTES <= len; i++)
+        store_be_limb(out + len - (i + 1) * LIMB_BYTES, limbs[i]);
+    size_t written = i * LIMB_BYTES;
+    if (i < n && written < len) {
+        mp_limb_t top = limbs[i];
+        for (size_t b = len - written; b-- > 0; top >>= 8)
+            out[b] = (uint8_t)top;
+        written = len;
+    }
+    memset(out, 0, len - written);
+}
+
+size_t jbigi_canonical_length(const uint8_t *bytes, size_t len)
+{
+    /* The first non-zero byte, found without a branch: once one is seen,
+     * `leading` stops growing. */
+    size_t leading = 0, seen = 0;
+    for (size_t i = 0; i < len; i++) {
+        size_t nonzero = mask_below(0, bytes[i]);
+        seen |= nonzero;
+        leading += ~seen & 1;
+    }
+    /* Zero is one byte; otherwise keep a zero byte above a set top bit. */
+    const size_t all_zero = ~seen;
+    const size_t first = leading < len ? leading : len - 1;
+    const size_t top_bit = mask_below(0x7f, bytes[first]) & seen;
+    size_t start = leading - (top_bit & 1);
+    start = (start & ~all_zero) | ((len - 1) & all_zero);
+    return len - start;
+}
+
 size_t jbigi_limbs_for_bytes(size_t len)
 {
     return (len + LIMB_BYTES - 1) / LIMB_BYTES;

@@ -48,4 +48,34 @@ size_t jbigi_encoded_length(const mpz_t value);
  */
 void jbigi_export(uint8_t *out, size_t len, const mpz_t value);
 
+/*
+ * Fixed-width forms, for the constant-time paths, where a secret's own
+ * length must not decide the work: loop counts and the limbs written follow
+ * the width the caller gives (taken from the modulus), never the value.
+ */
+
+/*
+ * limbs[0..n) = the low 8 n bytes of the len-byte unsigned big-endian
+ * number at bytes (len >= 1); bytes above the low 8 n are not read.  Every
+ * one of the 8 n byte positions is visited: a position at or past len reads
+ * bytes[0] (an index clamped under a mask, so never outside the array) and
+ * keeps none of it.  Branch-free in len and in the bytes.
+ */
+void jbigi_unsigned_to_limbs(mp_limb_t *limbs, size_t n, const uint8_t *bytes, size_t len);
+
+/*
+ * Writes limbs[0..n) into out as exactly len bytes of unsigned big-endian,
+ * zero-padded at the top (bytes of the limbs above len are dropped: callers
+ * pass values that fit).  The loop follows len and n only.
+ */
+void jbigi_limbs_to_unsigned(uint8_t *out, size_t len, const mp_limb_t *limbs, size_t n);
+
+/*
+ * The length of toByteArray() for the unsigned value at bytes[0..len),
+ * which must already carry one leading zero byte (bytes[0] == 0), and
+ * where it starts: returns k, so that bytes[len - k .. len) is the
+ * value's two's complement form.  Reads all len bytes, branch-free.
+ */
+size_t jbigi_canonical_length(const uint8_t *bytes, size_t len);
+
 #endif

@@ -178,12 +178,20 @@ static const uint64_t *aligned_operand(struct mont *c, const mp_limb_t *p, int s
 JBIGI_AVX512_TARGET("avx512f") static void select_avx512(uint64_t *rp, const uint64_t *table, size_t width,
                                                              size_t count, size_t which)
 {
-    const __m512i wanted = _mm512_set1_epi64((long long)which);
+    __m512i wanted = _mm512_set1_epi64((long long)which);
+    /* Opaque from here on: the compiler cannot turn the comparison back
+     * into a scalar test of `which` and a branch or a conditional move. */
+    JBIGI_VECTOR_OPAQUE(wanted);
     for (size_t w = 0; w < width; w += 8) {
         __m512i acc = _mm512_setzero_si512();
         for (size_t i = 0; i < count; i++) {
             __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)i), wanted);
-            acc = _mm512_mask_mov_epi64(acc, hit, _mm512_loadu_si512((const void *)(table + i * width + w)));
+            /* Loaded in full into a register first: folded into the move,
+             * it would become a masked load, which need not touch memory
+             * where its mask is clear. */
+            __m512i entry = _mm512_loadu_si512((const void *)(table + i * width + w));
+            JBIGI_VECTOR_OPAQUE(entry);
+            acc = _mm512_mask_mov_epi64(acc, hit, entry);
         }
         _mm512_storeu_si512((void *)(rp + w), acc);
     }
@@ -512,6 +520,69 @@ static inline size_t column(const struct comb *k, const mp_limb_t *e, size_t lim
     return index;
 }
 
+/*
+ * out (k->n limbs) = base^e mod m from the table, e read from e_src
+ * (e_src_limbs limbs, no more than e_limbs) into a copy of e_limbs limbs.
+ * No GMP allocation in here: the caller has its result limbs already, so
+ * running out of memory cannot jump past scratch that holds secrets.
+ */
+static enum jbigi_status fb_run(const struct comb *k, mp_limb_t *out, const mp_limb_t *e_src, size_t e_src_limbs,
+                                size_t e_limbs, int constant_time)
+{
+    struct mont c;
+    size_t scratch_limbs;
+    uint64_t *work;
+    mp_limb_t *scratch = mont_init(&c, k, constant_time, 2 * k->width + e_limbs, &scratch_limbs, 2, &work);
+    if (scratch == NULL)
+        return JBIGI_NO_MEMORY;
+    /* The accumulator and the selected entry: aligned for the IFMA engine. */
+    mp_limb_t *acc = work != NULL ? work : scratch + scratch_limbs - e_limbs - 2 * k->width;
+    mp_limb_t *selected = acc + k->width;
+    mp_limb_t *e = scratch + scratch_limbs - e_limbs;
+    if (e_src_limbs > 0)
+        mpn_copyi(e, e_src, (mp_size_t)e_src_limbs);
+
+    const size_t per_block = (size_t)1 << k->rows;
+    if (constant_time) {
+        mpn_copyi(acc, entry(k, 0, 0), (mp_size_t)k->width); /* one */
+        for (size_t t = k->block_bits; t-- > 0;) {
+            if (t + 1 != k->block_bits)
+                mont_sqr(&c, acc, acc);
+            for (unsigned s = k->blocks; s-- > 0;) {
+                select_entry(&c, selected, entry(k, s, 0), k->width, per_block, column(k, e, e_limbs, s, t));
+                mont_mul(&c, acc, acc, selected);
+            }
+        }
+    } else {
+        int started = 0;
+        for (size_t t = k->block_bits; t-- > 0;) {
+            if (started)
+                mont_sqr(&c, acc, acc);
+            for (unsigned s = k->blocks; s-- > 0;) {
+                size_t index = column(k, e, e_limbs, s, t);
+                if (index == 0)
+                    continue;
+                if (started)
+                    mont_mul(&c, acc, acc, entry(k, s, index));
+                else
+                    mpn_copyi(acc, entry(k, s, index), (mp_size_t)k->width);
+                started = 1;
+            }
+        }
+        if (!started)
+            mpn_copyi(acc, entry(k, 0, 0), (mp_size_t)k->width); /* exp = 0: one */
+    }
+    mont_leave(&c, out, acc);
+    mont_clear(&c, scratch, scratch_limbs, 2, work);
+    return JBIGI_OK;
+}
+
+/* Limbs of the table's reach: what the constant-time path reads of an exponent. */
+static size_t reach_limbs(const struct comb *k)
+{
+    return (k->row_bits * k->rows + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS;
+}
+
 enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
                                 int constant_time)
 {
@@ -522,58 +593,40 @@ enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_li
         return JBIGI_EXPONENT_NEGATIVE;
     if (mpz_sizeinbase(exp, 2) > k.row_bits * k.rows)
         return JBIGI_EXPONENT_TOO_LONG;
-
     /* The constant-time path reads the exponent from a copy padded to the
-     * table's full reach, so which limbs it touches never depends on it. */
-    size_t e_limbs = constant_time ? (k.row_bits * k.rows + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS : mpz_size(exp);
-    struct mont c;
-    size_t scratch_limbs;
-    uint64_t *work;
-    mp_limb_t *scratch = mont_init(&c, &k, constant_time, 2 * k.width + e_limbs, &scratch_limbs, 2, &work);
-    if (scratch == NULL)
-        return JBIGI_NO_MEMORY;
-    /* The accumulator and the selected entry: aligned for the IFMA engine. */
-    mp_limb_t *acc = work != NULL ? work : scratch + scratch_limbs - e_limbs - 2 * k.width;
-    mp_limb_t *selected = acc + k.width;
-    mp_limb_t *e = scratch + scratch_limbs - e_limbs;
-    if (mpz_size(exp) > 0)
-        mpn_copyi(e, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp));
-
-    const size_t per_block = (size_t)1 << k.rows;
-    if (constant_time) {
-        mpn_copyi(acc, entry(&k, 0, 0), (mp_size_t)k.width); /* one */
-        for (size_t t = k.block_bits; t-- > 0;) {
-            if (t + 1 != k.block_bits)
-                mont_sqr(&c, acc, acc);
-            for (unsigned s = k.blocks; s-- > 0;) {
-                select_entry(&c, selected, entry(&k, s, 0), k.width, per_block,
-                                  column(&k, e, e_limbs, s, t));
-                mont_mul(&c, acc, acc, selected);
-            }
-        }
-    } else {
-        int started = 0;
-        for (size_t t = k.block_bits; t-- > 0;) {
-            if (started)
-                mont_sqr(&c, acc, acc);
-            for (unsigned s = k.blocks; s-- > 0;) {
-                size_t index = column(&k, e, e_limbs, s, t);
-                if (index == 0)
-                    continue;
-                if (started)
-                    mont_mul(&c, acc, acc, entry(&k, s, index));
-                else
-                    mpn_copyi(acc, entry(&k, s, index), (mp_size_t)k.width);
-                started = 1;
-            }
-        }
-        if (!started)
-            mpn_copyi(acc, entry(&k, 0, 0), (mp_size_t)k.width); /* exp = 0: one */
-    }
-
+     * table's full reach, so which limbs it touches never depends on it.
+     * (The copy follows exp's limb count: callers holding the secret as
+     * bytes read it at the reach themselves, jbigi_fb_powm_ct_limbs.) */
+    const size_t e_limbs = constant_time ? reach_limbs(&k) : mpz_size(exp);
+    /* r's limbs first: GMP's allocation may jump out (jbigi_run_guarded),
+     * and must not while scratch holds secrets. */
     mp_limb_t *out = mpz_limbs_write(r, k.n);
-    mont_leave(&c, out, acc);
-    mpz_limbs_finish(r, k.n);
-    mont_clear(&c, scratch, scratch_limbs, 2, work);
-    return JBIGI_OK;
+    enum jbigi_status status = fb_run(&k, out, mpz_limbs_read(exp), mpz_size(exp), e_limbs, constant_time);
+    mpz_limbs_finish(r, status == JBIGI_OK ? k.n : 0);
+    return status;
+}
+
+int jbigi_fb_shape(const mp_limb_t *table, size_t table_limbs, size_t *modulus_limbs, size_t *exponent_limbs)
+{
+    struct comb k;
+    if (!read_comb(&k, table, table_limbs))
+        return 0;
+    *modulus_limbs = (size_t)k.n;
+    *exponent_limbs = reach_limbs(&k);
+    return 1;
+}
+
+enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const mp_limb_t *table, size_t table_limbs,
+                                         const mp_limb_t *e, size_t e_limbs)
+{
+    struct comb k;
+    if (!read_comb(&k, table, table_limbs) || e_limbs != reach_limbs(&k))
+        return JBIGI_BAD_TABLE;
+    /* Bits above the reach, gathered without a branch on where they are. */
+    const size_t reach = k.row_bits * k.rows;
+    const unsigned spare_bits = (unsigned)(e_limbs * GMP_NUMB_BITS - reach);
+    const mp_limb_t above = spare_bits == 0 ? 0 : e[e_limbs - 1] >> (GMP_NUMB_BITS - spare_bits);
+    if (above != 0)
+        return JBIGI_EXPONENT_TOO_LONG;
+    return fb_run(&k, out, e, e_limbs, e_limbs, 1);
 }

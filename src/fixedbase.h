@@ -55,4 +55,20 @@ size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs);
 enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
                                 int constant_time);
 
+/*
+ * The table's modulus limbs and the limbs of its reach (what the
+ * constant-time path reads of an exponent); 0 if the table is malformed.
+ */
+int jbigi_fb_shape(const mp_limb_t *table, size_t table_limbs, size_t *modulus_limbs, size_t *exponent_limbs);
+
+/*
+ * The constant-time path on a fixed-width exponent, for callers that read
+ * the secret at the table's reach themselves (the JNI layer): out (the
+ * modulus' limbs) = base^e mod m, e exactly the reach's limbs
+ * (jbigi_fb_shape), zero above the reach (JBIGI_EXPONENT_TOO_LONG
+ * otherwise).  Every copy and loop follows the table's shape alone.
+ */
+enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const mp_limb_t *table, size_t table_limbs,
+                                         const mp_limb_t *e, size_t e_limbs);
+
 #endif

@@ -182,21 +182,63 @@ static enum jbigi_status run_powm(void *context)
     return jbigi_fb_powm(c->r, c->table, c->limbs, c->exp, c->constant_time);
 }
 
-/* base^exponent mod modulus from a table filled by nativeBuildTable. */
+struct powm_ct_call {
+    mp_limb_t *out;
+    const mp_limb_t *table;
+    size_t limbs;
+    const mp_limb_t *e;
+    size_t e_limbs;
+};
+
+static enum jbigi_status run_powm_ct(void *context)
+{
+    struct powm_ct_call *c = context;
+    return jbigi_fb_powm_ct_limbs(c->out, c->table, c->limbs, c->e, c->e_limbs);
+}
+
+/* base^exponent mod modulus from a table filled by nativeBuildTable.  The
+ * constant-time path reads the exponent at the table's reach
+ * (jbigi_read_exponent_fixed), so the array's length decides no copy, loop
+ * or buffer; an exponent wider than that (or negative) goes the general
+ * way, which refuses it. */
 JNIEXPORT jbyteArray JNICALL
 Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jexp,
                                          jboolean constantTime)
 {
     (void)cls;
     jbyteArray result = NULL;
-    struct jbigi_operand exp;
+    struct jbigi_operand exp, out;
     jbigi_operand_init(&exp);
+    jbigi_operand_init(&out);
     mpz_t r;
     mpz_init(r);
 
     size_t limbs;
     const mp_limb_t *table = table_of(env, jtable, &limbs);
-    if (table == NULL || !jbigi_read_operand(env, jexp, "exponent", &exp))
+    if (table == NULL)
+        goto done;
+    size_t modulus_limbs, exponent_limbs;
+    if (constantTime == JNI_TRUE && jexp != NULL && (*env)->GetArrayLength(env, jexp) > 0 &&
+        (*env)->GetArrayLength(env, jexp) <= JBIGI_MAX_OPERAND_BYTES &&
+        jbigi_fb_shape(table, limbs, &modulus_limbs, &exponent_limbs)) {
+        const jsize len = (*env)->GetArrayLength(env, jexp);
+        int read = jbigi_read_exponent_fixed(env, jexp, len, exponent_limbs, &exp);
+        if (read == JBIGI_FIXED_FAILED)
+            goto done;
+        if (read == JBIGI_FIXED_READ) {
+            if (!jbigi_operand_space(env, modulus_limbs, &out))
+                goto done;
+            struct powm_ct_call call = {out.limbs, table, limbs, exp.limbs, exponent_limbs};
+            enum jbigi_status status = jbigi_run_guarded(run_powm_ct, &call);
+            if (status != JBIGI_OK) {
+                jbigi_throw_status(env, status);
+                goto done;
+            }
+            result = jbigi_new_result_fixed(env, out.limbs, modulus_limbs);
+            goto done;
+        }
+    }
+    if (!jbigi_read_operand(env, jexp, "exponent", &exp))
         goto done;
     struct powm_call call = {r, table, limbs, exp.value, constantTime == JNI_TRUE};
     enum jbigi_status status = jbigi_run_guarded(run_powm, &call);
@@ -207,6 +249,7 @@ Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable
     result = jbigi_new_result(env, r);
 done:
     jbigi_operand_release(&exp);
+    jbigi_operand_release(&out);
     mpz_clear(r);
     return result;
 }

@@ -156,13 +156,44 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
     return 0;
 }
 
+/* The compiler must not learn that a mask is 0 or all ones: knowing it, it
+ * may turn the masked read back into a branch or a conditional move on the
+ * secret index.  An empty asm makes the value opaque (no code).  Scalar, so
+ * the same in the portable model of the intrinsics. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SECRET_OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define SECRET_OPAQUE(x) ((void)0)
+#endif
+
+/* The select's loops over registers unroll completely, or the accumulators
+ * (the selected entry) live in a stack slot: clang takes its own pragma
+ * (at -O2 it ignores GCC's, and plain "unroll" left them on the stack).  Not in the model or in sanitized builds, whose
+ * kernels stay loops (see ifma_mont.c); the values are the same. */
+#if defined(JBIGI_IFMA_MODEL) || defined(__SANITIZE_ADDRESS__)
+#define SELECT_UNROLL
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SELECT_UNROLL
+#endif
+#endif
+#ifndef SELECT_UNROLL
+#if defined(__clang__)
+#define SELECT_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define SELECT_UNROLL _Pragma("GCC unroll 32")
+#endif
+#endif
+
 /* dst = table[index] from 32 entries of words digits, reading every entry
  * in full: an entry is kept under an all-ones mask computed without a
  * branch, so neither the addresses nor the instructions depend on index. */
-static uint64_t select_mask(unsigned index, unsigned j)
+static inline uint64_t select_mask(unsigned index, unsigned j)
 {
     /* (index ^ j) - 1 wraps to all ones in the top bit exactly when equal. */
-    return (uint64_t)0 - ((((uint64_t)(index ^ j)) - 1) >> 63);
+    uint64_t mask = (uint64_t)0 - ((((uint64_t)(index ^ j)) - 1) >> 63);
+    SECRET_OPAQUE(mask);
+    return mask;
 }
 
 #if JBIGI_AVX512_CODE
@@ -179,21 +210,46 @@ static uint64_t select_mask(unsigned index, unsigned j)
 static inline __attribute__((always_inline)) SELECT_TARGET void select32_k(uint64_t *dst, const uint64_t *table,
                                                                           size_t words, unsigned index, const int K)
 {
+    if (K == 1) {
+        /* clang leaves a one-element array in a stack slot: one register. */
+        __m512i acc = _mm512_setzero_si512();
+        for (unsigned j = 0; j < 32; j++) {
+            const __m512i mask = _mm512_set1_epi64((long long)select_mask(index, j));
+            acc = _mm512_ternarylogic_epi64(acc, _mm512_load_si512((const void *)(table + j * words)), mask, 0xF8);
+        }
+        _mm512_store_si512((void *)dst, acc);
+        return;
+    }
     __m512i acc[SELECT_KMAX];
-#pragma GCC unroll 32
+SELECT_UNROLL
     for (int k = 0; k < K; k++)
         acc[k] = _mm512_setzero_si512();
     for (unsigned j = 0; j < 32; j++) {
         const __m512i mask = _mm512_set1_epi64((long long)select_mask(index, j));
         const uint64_t *entry = table + j * words;
-#pragma GCC unroll 32
+SELECT_UNROLL
         for (int k = 0; k < K; k++) /* acc | (entry & mask) */
             acc[k] = _mm512_ternarylogic_epi64(acc[k], _mm512_load_si512((const void *)(entry + 8 * k)), mask, 0xF8);
     }
-#pragma GCC unroll 32
+SELECT_UNROLL
     for (int k = 0; k < K; k++)
         _mm512_store_si512((void *)(dst + 8 * k), acc[k]);
 }
+
+/* One function per register count, each with its K a constant: clang
+ * would otherwise merge the cases of one switch into a single copy with K
+ * a run-time value, whose loops it cannot unroll (the accumulators then
+ * live on the stack). */
+#define SELECT_K(K)                                                                                    \
+    __attribute__((noinline)) SELECT_TARGET static void select32_##K(uint64_t *dst, const uint64_t *table, \
+                                                                     unsigned index)                   \
+    {                                                                                                  \
+        select32_k(dst, table, 8 * K, index, K);                                                       \
+    }
+SELECT_K(1) SELECT_K(2) SELECT_K(3) SELECT_K(4) SELECT_K(5) SELECT_K(6) SELECT_K(7) SELECT_K(8)
+SELECT_K(9) SELECT_K(10) SELECT_K(11) SELECT_K(12) SELECT_K(13) SELECT_K(14) SELECT_K(15)
+SELECT_K(16) SELECT_K(17) SELECT_K(18) SELECT_K(19) SELECT_K(20)
+#undef SELECT_K
 
 /* Only reached through jbigi_ifma_powm_sec, after ctx_init saw the CPU. */
 SELECT_TARGET static void select32(uint64_t *dst, const uint64_t *table, size_t words, unsigned index)
@@ -201,7 +257,7 @@ SELECT_TARGET static void select32(uint64_t *dst, const uint64_t *table, size_t 
     switch (words / 8) {
 #define SELECT_K(K)                                                                                    \
     case K:                                                                                            \
-        select32_k(dst, table, words, index, K);                                                       \
+        select32_##K(dst, table, index);                                                               \
         break;
         SELECT_K(1) SELECT_K(2) SELECT_K(3) SELECT_K(4) SELECT_K(5) SELECT_K(6) SELECT_K(7) SELECT_K(8)
         SELECT_K(9) SELECT_K(10) SELECT_K(11) SELECT_K(12) SELECT_K(13) SELECT_K(14) SELECT_K(15)

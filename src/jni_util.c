@@ -52,6 +52,100 @@ void jbigi_operand_release(struct jbigi_operand *op)
     }
 }
 
+jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name)
+{
+    char message[128];
+    if (array == NULL) {
+        snprintf(message, sizeof message, "%s is null", name);
+        jbigi_throw(env, "java/lang/NullPointerException", message);
+        return 0;
+    }
+    jsize len = (*env)->GetArrayLength(env, array);
+    if (len == 0) {
+        snprintf(message, sizeof message, "%s is empty", name);
+        jbigi_throw(env, "java/lang/IllegalArgumentException", message);
+        return 0;
+    }
+    if (len > JBIGI_MAX_OPERAND_BYTES) {
+        snprintf(message, sizeof message, "%s is %ld bytes, more than jbigi's limit of %ld bytes",
+                 name, (long)len, (long)JBIGI_MAX_OPERAND_BYTES);
+        jbigi_throw(env, "java/lang/ArithmeticException", message);
+        return 0;
+    }
+    return len;
+}
+
+/* op->limbs = limbs limbs, on the stack when they fit: the choice follows
+ * limbs, which the callers take from the modulus. */
+static int take_limbs(JNIEnv *env, size_t limbs, struct jbigi_operand *op)
+{
+    op->nlimbs = limbs;
+    op->limbs = op->stack;
+    if (limbs > JBIGI_STACK_OPERAND_LIMBS) {
+        op->limbs = malloc(limbs * sizeof(mp_limb_t));
+        if (op->limbs == NULL) {
+            jbigi_throw(env, "java/lang/OutOfMemoryError", "jbigi: no memory for an operand");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The array's bytes into op->limbs (op->nlimbs of them), read in place. */
+static int copy_fixed(JNIEnv *env, jbyteArray array, jsize len, struct jbigi_operand *op)
+{
+    /* Held only for the copy: no JNI call and no allocation inside. */
+    jbyte *bytes = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+    if (bytes == NULL) {
+        if (!(*env)->ExceptionCheck(env))
+            jbigi_throw(env, "java/lang/OutOfMemoryError", "jbigi: cannot read an operand in place");
+        return 0;
+    }
+    jbigi_unsigned_to_limbs(op->limbs, op->nlimbs, (const uint8_t *)bytes, (size_t)len);
+    (*env)->ReleasePrimitiveArrayCritical(env, array, bytes, JNI_ABORT);
+    return 1;
+}
+
+int jbigi_operand_space(JNIEnv *env, size_t n, struct jbigi_operand *op)
+{
+    if (!take_limbs(env, n, op))
+        return 0;
+    memset(op->limbs, 0, n * sizeof(mp_limb_t));
+    return 1;
+}
+
+int jbigi_read_exponent_fixed(JNIEnv *env, jbyteArray array, jsize len, size_t n, struct jbigi_operand *op)
+{
+    jbyte sign_byte;
+    (*env)->GetByteArrayRegion(env, array, 0, 1, &sign_byte);
+    /* Bitwise, not short-circuit: every exponent that fits gives the same
+     * answer here, whatever its length. */
+    const size_t width = n * sizeof(mp_limb_t);
+    const int fits = ((size_t)len <= width + 1) & (((size_t)len <= width) | (sign_byte == 0)) & (sign_byte >= 0);
+    if (!fits)
+        return JBIGI_FIXED_WIDER;
+    if (!take_limbs(env, n, op) || !copy_fixed(env, array, len, op))
+        return JBIGI_FIXED_FAILED;
+    return JBIGI_FIXED_READ;
+}
+
+int jbigi_read_unsigned(JNIEnv *env, jbyteArray array, jsize len, size_t min_limbs, int public_value,
+                        struct jbigi_operand *op)
+{
+    size_t limbs = jbigi_limbs_for_bytes((size_t)len);
+    if (limbs < min_limbs)
+        limbs = min_limbs;
+    if (!take_limbs(env, limbs, op) || !copy_fixed(env, array, len, op))
+        return 0;
+    if (public_value) {
+        mp_size_t size = (mp_size_t)limbs;
+        while (size > 0 && op->limbs[size - 1] == 0)
+            size--;
+        mpz_roinit_n(op->value, op->limbs, size);
+    }
+    return 1;
+}
+
 int jbigi_read_operand(JNIEnv *env, jbyteArray array, const char *name, struct jbigi_operand *op)
 {
     char message[128];
@@ -107,6 +201,52 @@ jbyteArray jbigi_new_result(JNIEnv *env, const mpz_t value)
     jbigi_export(bytes, len, value);
     (*env)->SetByteArrayRegion(env, result, 0, (jsize)len, (const jbyte *)bytes);
     /* Results can be secrets too (a Diffie-Hellman shared key). */
+    explicit_bzero(bytes, len);
+    if (bytes != stack_buffer)
+        free(bytes);
+    return result;
+}
+
+jbyteArray jbigi_new_result_fixed(JNIEnv *env, const mp_limb_t *limbs, size_t n)
+{
+    /* A zero byte, then the n limbs: room for the sign byte of any value. */
+    const size_t staged = n * sizeof(mp_limb_t) + 1;
+    uint8_t stack_buffer[STACK_BUFFER_BYTES];
+    uint8_t *bytes = stack_buffer;
+    if (staged > STACK_BUFFER_BYTES) {
+        bytes = malloc(staged);
+        if (bytes == NULL) {
+            jbigi_throw(env, "java/lang/OutOfMemoryError", "jbigi: no memory for a result copy");
+            return NULL;
+        }
+    }
+    bytes[0] = 0;
+    jbigi_limbs_to_unsigned(bytes + 1, staged - 1, limbs, n);
+    const size_t len = jbigi_canonical_length(bytes, staged);
+    jbyteArray result = (*env)->NewByteArray(env, (jsize)len);
+    if (result != NULL)
+        (*env)->SetByteArrayRegion(env, result, 0, (jsize)len, (const jbyte *)bytes + (staged - len));
+    explicit_bzero(bytes, staged);
+    if (bytes != stack_buffer)
+        free(bytes);
+    return result;
+}
+
+jbyteArray jbigi_new_unsigned_result(JNIEnv *env, const mp_limb_t *limbs, size_t n, size_t len)
+{
+    uint8_t stack_buffer[STACK_BUFFER_BYTES];
+    uint8_t *bytes = stack_buffer;
+    if (len > STACK_BUFFER_BYTES) {
+        bytes = malloc(len);
+        if (bytes == NULL) {
+            jbigi_throw(env, "java/lang/OutOfMemoryError", "jbigi: no memory for a result copy");
+            return NULL;
+        }
+    }
+    jbigi_limbs_to_unsigned(bytes, len, limbs, n);
+    jbyteArray result = (*env)->NewByteArray(env, (jsize)len);
+    if (result != NULL)
+        (*env)->SetByteArrayRegion(env, result, 0, (jsize)len, (const jbyte *)bytes);
     explicit_bzero(bytes, len);
     if (bytes != stack_buffer)
         free(bytes);

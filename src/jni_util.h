@@ -53,4 +53,60 @@ int jbigi_read_operand(JNIEnv *env, jbyteArray array, const char *name, struct j
  * exception pending.  The staging copy is wiped. */
 jbyteArray jbigi_new_result(JNIEnv *env, const mpz_t value);
 
+/*
+ * ---- Fixed width, for the constant-time paths ----
+ *
+ * A secret exponent is read into a buffer whose size, and whose stack or
+ * heap placement, follow a width the caller takes from the modulus; the
+ * bytes are read in place (a JNI critical region held for the copy only)
+ * by a loop over that width with masked indices (jbigi_unsigned_to_limbs),
+ * so the array's length reaches no branch, loop count or allocation.
+ */
+
+/* Checks that array is not null, not empty and within the size limit,
+ * naming it in the exception; returns its length, or 0 with an exception
+ * pending. */
+jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name);
+
+/* Outcomes of jbigi_read_exponent_fixed. */
+#define JBIGI_FIXED_FAILED 0 /* a Java exception is pending */
+#define JBIGI_FIXED_READ 1   /* op holds the exponent as exactly n limbs */
+#define JBIGI_FIXED_WIDER 2  /* the exponent does not fit n limbs: nothing read */
+
+/*
+ * Reads a positive exponent in toByteArray() form (array checked by
+ * jbigi_check_array, len bytes) into op->limbs as exactly n limbs.  It fits
+ * when len <= 8 n, or len = 8 n + 1 with a zero sign byte: every positive
+ * value below 2^(64 n), which is how the arrays of all exponents up to the
+ * modulus' limb width look.  op->value is not set (normalising it would
+ * branch on the value).  A negative exponent reads as JBIGI_FIXED_WIDER:
+ * the caller's general path refuses it.
+ */
+int jbigi_read_exponent_fixed(JNIEnv *env, jbyteArray array, jsize len, size_t n, struct jbigi_operand *op);
+
+/*
+ * Reads an unsigned big-endian array (checked by jbigi_check_array, len
+ * bytes) into op->limbs as max(min_limbs, ceil(len / 8)) limbs, in the
+ * fixed-width way.  public_value: also set op->value (normalised, which
+ * branches on the value: for the base and the modulus only).
+ */
+int jbigi_read_unsigned(JNIEnv *env, jbyteArray array, jsize len, size_t min_limbs, int public_value,
+                        struct jbigi_operand *op);
+
+/* op->limbs = n zeroed limbs, on the stack or the heap as n says (a
+ * result's space); 0 with OutOfMemoryError pending. */
+int jbigi_operand_space(JNIEnv *env, size_t n, struct jbigi_operand *op);
+
+/*
+ * A new byte[] holding the n limbs at limbs in toByteArray() form, staged
+ * in a buffer sized from n (the modulus' width) and found by a loop over
+ * all of it; only the new array's length, which BigInteger's form makes
+ * the value's own, and the JVM's copy into it follow the value.
+ */
+jbyteArray jbigi_new_result_fixed(JNIEnv *env, const mp_limb_t *limbs, size_t n);
+
+/* A new byte[] of exactly len bytes: the n limbs at limbs, unsigned
+ * big-endian, zero-padded (the value must fit). */
+jbyteArray jbigi_new_unsigned_result(JNIEnv *env, const mp_limb_t *limbs, size_t n, size_t len);
+
 #endif

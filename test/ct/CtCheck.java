@@ -32,12 +32,26 @@ import java.util.Random;
  * measured the same way, against its variable-time path, unless
  * --no-fixed-base.
  *
+ * Top bit, at 2048 and 4096 bits: class A random full-width exponents with
+ * the top bit set, class B the same with the top bit clear and the next bit
+ * set.  In toByteArray() form A's arrays are a byte longer (257 against
+ * 256 bytes, 513 against 512): the experiment that sees whether the
+ * array's length reaches the library (the copy-in, the padding, the stack
+ * or heap choice, which crosses at 4096 bits), which the two above cannot,
+ * as both their classes set the top bit.  Measured: nativeModPowCT, the
+ * fixed-length form (nativeModPowCTFixed, both classes as modulus-length
+ * unsigned arrays), the fixed-base constant-time path, and a control that
+ * pads the exponent to its array's own width (see lengthControl): a
+ * length-dependent difference the measurement must see.  4096-bit
+ * experiments take --wide-measurements (default a tenth of
+ * --measurements, to keep the run to a few minutes).
+ *
  * A measurement, not a test: run it on a quiet machine.  Exit status 0 when
- * the constant-time paths show no leak and the contrast does, 1 when a
- * constant-time path leaks, 2 when the contrast shows none (the measurement
+ * the constant-time paths show no leak and every control does, 1 when a
+ * constant-time path leaks, 2 when a control shows none (the measurement
  * saw nothing).
  *
- *   CtCheck [--measurements N] [--seed S] [--no-fixed-base]
+ *   CtCheck [--measurements N] [--wide-measurements N] [--seed S] [--no-fixed-base] [--only-top-bit]
  */
 public final class CtCheck {
     static final double THRESHOLD = 10;
@@ -51,17 +65,24 @@ public final class CtCheck {
 
     public static void main(String[] args) {
         int measurements = 100000;
+        int wideMeasurements = -1;
         long seed = System.nanoTime();
         boolean fixedBase = true;
+        boolean onlyTopBit = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--measurements") && i + 1 < args.length)
                 measurements = Integer.parseInt(args[++i]);
+            else if (args[i].equals("--wide-measurements") && i + 1 < args.length)
+                wideMeasurements = Integer.parseInt(args[++i]);
+            else if (args[i].equals("--only-top-bit"))
+                onlyTopBit = true;
             else if (args[i].equals("--seed") && i + 1 < args.length)
                 seed = Long.parseLong(args[++i]);
             else if (args[i].equals("--no-fixed-base"))
                 fixedBase = false;
             else {
-                System.err.println("usage: CtCheck [--measurements N] [--seed S] [--no-fixed-base]");
+                System.err.println("usage: CtCheck [--measurements N] [--wide-measurements N] [--seed S]"
+                        + " [--no-fixed-base] [--only-top-bit]");
                 System.exit(64);
             }
         }
@@ -72,44 +93,71 @@ public final class CtCheck {
         System.out.println("jbigi " + NativeBigInteger.getJbigiVersion() + ", GMP " + NativeBigInteger.getLibGMPVersion()
                 + "; " + measurements + " measurements per function, seed " + seed);
 
+        if (wideMeasurements < 0)
+            wideMeasurements = Math.max(1000, measurements / 10);
         Random random = new Random(seed);
-        // Two experiments over one modulus and base: the exponent's bits
-        // (fixed sparse against random, equal lengths), and its length
-        // (full width against SHORT_BITS, both random).
-        BigInteger m = new BigInteger(BITS, random).setBit(BITS - 1).setBit(0);
-        BigInteger g = new BigInteger(BITS, random).mod(m);
-        Inputs bits = new Inputs(random, measurements, false, m, g);
-        Inputs length = new Inputs(random, measurements, true, m, g);
         double ct = 0;
         double vt = Double.MAX_VALUE;
-        for (Inputs inputs : new Inputs[] {bits, length}) {
-            double c = measure("nativeModPowCT " + inputs.name, NativeBigInteger::nativeModPowCT, inputs);
-            double v = measure("nativeModPow   " + inputs.name, NativeBigInteger::nativeModPow, inputs);
-            System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPow = %.2f (threshold %.0f)%n", inputs.name, c,
-                    v, THRESHOLD);
-            ct = Math.max(ct, c);
-            vt = Math.min(vt, v);
+        double fixedCt = 0;
+        if (!onlyTopBit) {
+            // Two experiments over one modulus and base: the exponent's bits
+            // (fixed sparse against random, equal lengths), and its length
+            // (full width against SHORT_BITS, both random).
+            BigInteger m = new BigInteger(BITS, random).setBit(BITS - 1).setBit(0);
+            BigInteger g = new BigInteger(BITS, random).mod(m);
+            Inputs bits = new Inputs(random, measurements, false, m, g);
+            Inputs length = new Inputs(random, measurements, true, m, g);
+            for (Inputs inputs : new Inputs[] {bits, length}) {
+                double c = measure("nativeModPowCT " + inputs.name, NativeBigInteger::nativeModPowCT, inputs);
+                double v = measure("nativeModPow   " + inputs.name, NativeBigInteger::nativeModPow, inputs);
+                System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPow = %.2f (threshold %.0f)%n", inputs.name, c,
+                        v, THRESHOLD);
+                ct = Math.max(ct, c);
+                vt = Math.min(vt, v);
+            }
+
+            // The public modPowCT switches to a fixed-base table once a base
+            // repeats, so the table's constant-time path is measured too, with
+            // its variable-time path as its own contrast.
+            if (fixedBase && NativeBigInteger.hasFixedBase()) {
+                ByteBuffer ctTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
+                        FixedBase.constantTimeBlocks(BITS), BITS);
+                ByteBuffer vtTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS),
+                        FixedBase.variableTimeBlocks(BITS), BITS);
+                for (Inputs inputs : new Inputs[] {bits, length}) {
+                    double c = measure("fixed-base CT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(ctTable, e, true),
+                            inputs);
+                    double v = measure("fixed-base VT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(vtTable, e, false),
+                            inputs);
+                    System.out.printf("|t| %s: fixed-base constant-time = %.2f, variable-time = %.2f%n", inputs.name, c, v);
+                    fixedCt = Math.max(fixedCt, c);
+                }
+            } else {
+                System.out.println("fixed-base paths not measured (" + (fixedBase ? "not in this library" : "--no-fixed-base") + ")");
+            }
         }
 
-        // The public modPowCT switches to a fixed-base table once a base
-        // repeats, so the table's constant-time path is measured too, with
-        // its variable-time path as its own contrast.
-        double fixedCt = 0;
-        if (fixedBase && NativeBigInteger.hasFixedBase()) {
-            ByteBuffer ctTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
-                    FixedBase.constantTimeBlocks(BITS), BITS);
-            ByteBuffer vtTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS),
-                    FixedBase.variableTimeBlocks(BITS), BITS);
-            for (Inputs inputs : new Inputs[] {bits, length}) {
-                double c = measure("fixed-base CT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(ctTable, e, true),
-                        inputs);
-                double v = measure("fixed-base VT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(vtTable, e, false),
-                        inputs);
-                System.out.printf("|t| %s: fixed-base constant-time = %.2f, variable-time = %.2f%n", inputs.name, c, v);
-                fixedCt = Math.max(fixedCt, c);
+        // The top bit of full-width exponents, at two sizes.
+        for (int bits : new int[] {BITS, 2 * BITS}) {
+            TopBit top = new TopBit(random, bits == BITS ? measurements : wideMeasurements, bits);
+            double c = measure("nativeModPowCT      " + top.name, NativeBigInteger::nativeModPowCT, top.signed);
+            double f = NativeBigInteger.constantTimeEdgeToEdge()
+                    ? measure("nativeModPowCTFixed " + top.name, NativeBigInteger::nativeModPowCTFixed, top.unsigned) : 0;
+            double fb = 0;
+            if (fixedBase && NativeBigInteger.hasFixedBase()) {
+                ByteBuffer table = FixedBase.buildTable(top.signed.base, top.signed.modulus,
+                        FixedBase.constantTimeRows(bits), FixedBase.constantTimeBlocks(bits), bits);
+                fb = measure("fixed-base CT       " + top.name, (b, e, mod) -> FixedBase.nativeModPow(table, e, true),
+                        top.signed);
             }
-        } else {
-            System.out.println("fixed-base paths not measured (" + (fixedBase ? "not in this library" : "--no-fixed-base") + ")");
+            double v = lengthControl(top);
+            System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPowCTFixed = %s, fixed-base CT = %s;"
+                    + " control = %.2f%n", top.name, c,
+                    NativeBigInteger.constantTimeEdgeToEdge() ? String.format("%.2f", f) : "not in this library",
+                    fixedBase && NativeBigInteger.hasFixedBase() ? String.format("%.2f", fb) : "not measured", v);
+            ct = Math.max(ct, Math.max(c, f));
+            fixedCt = Math.max(fixedCt, fb);
+            vt = Math.min(vt, v);
         }
 
         int status;
@@ -117,19 +165,79 @@ public final class CtCheck {
             System.out.println("verdict: LEAK - a constant-time path's time depends on the exponent (|t| >= 10)");
             status = 1;
         } else if (vt < THRESHOLD) {
-            System.out.println("verdict: INCONCLUSIVE - no leak seen in the constant-time paths, but none in the"
-                    + " variable-time nativeModPow either: the measurement is too coarse here");
+            System.out.println("verdict: INCONCLUSIVE - no leak seen in the constant-time paths, but a control"
+                    + " showed none either: the measurement is too coarse here");
             status = 2;
         } else {
-            System.out.println("verdict: OK - no timing leak seen in the constant-time paths (|t| < 10), while the"
-                    + " variable-time nativeModPow shows one, as expected");
+            System.out.println("verdict: OK - no timing leak seen in the constant-time paths (|t| < 10), while every"
+                    + " control shows one, as expected");
             status = 0;
         }
         System.exit(status);
     }
 
+    /**
+     * The top-bit experiment's control: a deliberately length-dependent
+     * path, measured on the same arrays.  nativeModPowCTFixed given the
+     * toByteArray() forms pads the exponent to its array's own width, so
+     * class A (a sign byte more) is taken one limb wider: 64 more squarings
+     * on GMP's mpn_sec_powm (about 3%), and with the IFMA engine a
+     * different engine too, as the engine's constant-time path takes only
+     * exponents of exactly the modulus' width.  The shape of the leak this
+     * experiment looks for (work that follows the array's length), larger.
+     * A twentieth of the measurements (at least 1,000), plenty for a
+     * difference of that size.
+     * Without the fixed-length native (an older library), nativeModPow's
+     * one squaring per exponent bit is the control instead.
+     */
+    static double lengthControl(TopBit top) {
+        int n = Math.max(1000, top.signed.exponents.length / 20);
+        if (!NativeBigInteger.constantTimeEdgeToEdge())
+            return measure("control nativeModPow " + top.name, NativeBigInteger::nativeModPow, top.signed, n);
+        return measure("control CTFixed, own width " + top.name, NativeBigInteger::nativeModPowCTFixed, top.signed, n);
+    }
+
     /** Exponent bits of the short class in the length experiment. */
     static final int SHORT_BITS = 1800;
+
+    /**
+     * The top-bit experiment's inputs at one size: the same exponents in
+     * toByteArray() form (signed) and as modulus-length unsigned arrays.
+     */
+    static final class TopBit {
+        final String name;
+        final Inputs signed;
+        final Inputs unsigned;
+
+        TopBit(Random random, int n, int bits) {
+            name = "[top bit " + bits + "]";
+            BigInteger m = new BigInteger(bits, random).setBit(bits - 1).setBit(0);
+            BigInteger g = new BigInteger(bits, random).mod(m);
+            boolean[] classA = new boolean[n];
+            byte[][] signedExponents = new byte[n][];
+            byte[][] unsignedExponents = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                classA[i] = random.nextBoolean();
+                BigInteger e = new BigInteger(bits, random).setBit(bits - 2);
+                e = classA[i] ? e.setBit(bits - 1) : e.clearBit(bits - 1);
+                signedExponents[i] = e.toByteArray();
+                unsignedExponents[i] = unsigned(e, bits / 8);
+            }
+            signed = new Inputs(name, g.toByteArray(), m.toByteArray(), classA, signedExponents, true);
+            unsigned = new Inputs(name, unsigned(g, bits / 8), unsigned(m, bits / 8), classA, unsignedExponents, false);
+            System.out.println("top-bit experiment: class A random " + bits + "-bit exponents with the top bit set ("
+                    + (bits / 8 + 1) + "-byte arrays), class B with it clear and the next bit set (" + bits / 8
+                    + " bytes); the fixed-length form gets both as " + bits / 8 + " bytes; one modulus");
+        }
+
+        static byte[] unsigned(BigInteger v, int length) {
+            byte[] bytes = v.toByteArray();
+            byte[] out = new byte[length];
+            int copy = Math.min(bytes.length, length);
+            System.arraycopy(bytes, bytes.length - copy, out, length - copy, copy);
+            return out;
+        }
+    }
 
     /** Everything a measurement needs, made before any timing starts. */
     static final class Inputs {
@@ -139,6 +247,17 @@ public final class CtCheck {
         /** Which class each measurement belongs to (true: A), in random order. */
         final boolean[] classA;
         final byte[][] exponents;
+        /** Arrays in toByteArray() form (true) or unsigned, results as long as the modulus (false). */
+        final boolean signed;
+
+        Inputs(String name, byte[] base, byte[] modulus, boolean[] classA, byte[][] exponents, boolean signed) {
+            this.name = name;
+            this.base = base;
+            this.modulus = modulus;
+            this.classA = classA;
+            this.exponents = exponents;
+            this.signed = signed;
+        }
 
         /**
          * byLength false: class A one fixed sparse BITS-bit exponent, class B
@@ -146,6 +265,7 @@ public final class CtCheck {
          * exponents, class B random SHORT_BITS-bit ones (top bits set).
          */
         Inputs(Random random, int n, boolean byLength, BigInteger m, BigInteger g) {
+            signed = true;
             name = byLength ? "[length]" : "[bits]  ";
             modulus = m.toByteArray();
             base = g.toByteArray();
@@ -176,18 +296,24 @@ public final class CtCheck {
 
     /** Times every call, checks a few results against BigInteger, returns the largest |t| over the crops. */
     static double measure(String name, Power f, Inputs in) {
-        BigInteger b = new BigInteger(in.base);
-        BigInteger m = new BigInteger(in.modulus);
+        return measure(name, f, in, in.exponents.length);
+    }
+
+    /** The same over the first n inputs only. */
+    static double measure(String name, Power f, Inputs in, int n) {
+        BigInteger b = in.signed ? new BigInteger(in.base) : new BigInteger(1, in.base);
+        BigInteger m = in.signed ? new BigInteger(in.modulus) : new BigInteger(1, in.modulus);
         for (int i = 0; i < 4; i++) {
-            if (!new BigInteger(f.apply(in.base, in.exponents[i], in.modulus))
-                    .equals(b.modPow(new BigInteger(in.exponents[i]), m)))
+            BigInteger e = in.signed ? new BigInteger(in.exponents[i]) : new BigInteger(1, in.exponents[i]);
+            byte[] r = f.apply(in.base, in.exponents[i], in.modulus);
+            if (!(in.signed ? new BigInteger(r) : new BigInteger(1, r)).equals(b.modPow(e, m))
+                    || (!in.signed && r.length != in.modulus.length))
                 throw new AssertionError(name + " gives a wrong result");
         }
         // Warm-up: compiled call path, caches and clock settled; not counted.
-        for (int i = 0; i < Math.min(2000, in.exponents.length); i++)
+        for (int i = 0; i < Math.min(2000, n); i++)
             f.apply(in.base, in.exponents[i], in.modulus);
 
-        int n = in.exponents.length;
         long[] times = new long[n];
         long started = System.nanoTime();
         for (int i = 0; i < n; i++) {

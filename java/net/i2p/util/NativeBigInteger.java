@@ -68,13 +68,31 @@ public class NativeBigInteger extends BigInteger {
     static native byte[] nativeModPow(byte[] base, byte[] exponent, byte[] modulus);
 
     /**
-     * base^exponent mod modulus in constant time: GMP's mpn_sec_powm with the
-     * exponent taken over the modulus' full width, so that running time and
-     * memory accesses depend only on the sizes of the base and the modulus.
+     * base^exponent mod modulus in constant time: GMP's mpn_sec_powm (or the
+     * engine's constant-time path) with the exponent taken over the modulus'
+     * full width, so that running time and memory accesses depend only on the
+     * sizes of the base and the modulus.  This library reads the exponent
+     * array into a buffer of the modulus' limb width, with a loop over that
+     * width, whatever the array's length; an exponent wider than that is
+     * taken at its own width, which then shows.  The result is in
+     * toByteArray() form, so its length is the value's.
      *
      * @throws ArithmeticException if modulus <= 0 or even, or exponent <= 0
      */
     static native byte[] nativeModPowCT(byte[] base, byte[] exponent, byte[] modulus);
+
+    /**
+     * base^exponent mod modulus in constant time on fixed-length unsigned
+     * big-endian arrays: the result has exactly modulus.length bytes.  The
+     * exponent is read over max(the modulus' width, its own array's
+     * width) whatever its value.  Not in I2P's library (version 4).
+     *
+     * @throws NullPointerException if an array is null
+     * @throws IllegalArgumentException if an array is empty
+     * @throws ArithmeticException if modulus is 0 or even, exponent is 0, or
+     *         an array is over the library's size limit (16 MiB)
+     */
+    static native byte[] nativeModPowCTFixed(byte[] base, byte[] exponent, byte[] modulus);
 
     /**
      * base^-1 mod modulus.
@@ -233,12 +251,28 @@ public class NativeBigInteger extends BigInteger {
 
     /**
      * this^exponent mod m, the same value as {@link #modPow}, computed in
-     * constant time when the library is loaded, m is odd and exponent > 0:
-     * the exponent is processed over the modulus' full width, so neither its
-     * bits nor its length (up to the modulus') change the time taken or the
-     * memory touched.  This value is treated as public.  Even moduli,
-     * exponents <= 0 and the pure-Java fallback use the ordinary
-     * variable-time modPow.
+     * constant time when this project's library is loaded
+     * ({@link #isNative()}, version 5), m is odd and exponent > 0: the
+     * library reads the exponent into a buffer of the modulus' width and
+     * processes it over that full width, so neither its bits nor its length
+     * (up to the modulus' limb width) change the time taken or the memory
+     * touched in the library.  This value is treated as public.  Even
+     * moduli, exponents <= 0 and the pure-Java fallback use the ordinary
+     * variable-time modPow; so do exponents wider than the modulus' limb
+     * width, whose width then shows.
+     *
+     * <p>What {@code BigInteger} itself reveals, before and after the
+     * library: the exponent's {@code toByteArray()} has bitLength/8+1
+     * bytes, and making it, like any {@code BigInteger} arithmetic on it,
+     * takes time that follows that length; the result is a
+     * {@code BigInteger}, whose length is its value's (a result with a zero
+     * top byte is shorter).  Secrets held as fixed-length byte arrays avoid
+     * both through {@link #modPowCT(byte[], byte[], byte[])}.
+     *
+     * <p>If an older jbigi is loaded instead (I2P's own, version 4), its
+     * nativeModPowCT pads the exponent only to its own limb count, so the
+     * exponent's length in limbs shows: the promise above holds for this
+     * project's library only.
      *
      * @throws ArithmeticException as {@link BigInteger#modPow}
      */
@@ -270,6 +304,121 @@ public class NativeBigInteger extends BigInteger {
             return callPower(POW_CT, base, exponent, modulus);
         }
         return modPowWithoutTable(base, exponent, modulus);
+    }
+
+    /**
+     * base^exponent mod modulus in constant time for secrets held as
+     * fixed-length byte arrays, with the result as a fixed-length array.
+     *
+     * <p>All three arrays are unsigned big-endian numbers of any length
+     * (leading zero bytes allowed).  The result is exactly
+     * {@code modulus.length} bytes, zero-padded at the top.  Rules, as
+     * GMP's {@code mpz_powm_sec}: the modulus must be odd (modulus 1 gives
+     * 0), the exponent must not be 0; any base (reduced mod modulus).
+     *
+     * <p>What stays secret, when {@link #isNative()} and the loaded library
+     * is this project's (version 5 with these natives): the exponent's
+     * value, including how many of its leading bytes are zero.  The time
+     * taken and the memory touched, in this library's code from the array
+     * to the result, depend only on the lengths of the three arrays and on
+     * the base and modulus (public).  The exponent is processed over
+     * max(the modulus' width, the exponent array's width) bits; the result's
+     * length is the modulus'.  This is what {@link #modPowCT(BigInteger,
+     * BigInteger, BigInteger)} cannot give: a {@code BigInteger} exponent
+     * shows its own length ({@code toByteArray()} is bitLength/8+1 bytes,
+     * and {@code BigInteger}'s own arithmetic follows its length), and so
+     * does a {@code BigInteger} result (a Diffie-Hellman secret with a zero
+     * top byte is one byte shorter).  The caller's own handling of the arrays
+     * is the caller's.
+     *
+     * <p>Without the native library, or with an older one (I2P's own,
+     * version 4, which has no such native), the same value is computed
+     * with {@code BigInteger} (or that library's {@code modPowCT}) and
+     * padded: correct, but <em>not constant time</em>.  The inputs are
+     * never modified.
+     *
+     * @param base the base, unsigned big-endian
+     * @param exponent the exponent, unsigned big-endian, not 0
+     * @param modulus the modulus, unsigned big-endian, odd
+     * @return base^exponent mod modulus as exactly modulus.length bytes
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if an array is empty
+     * @throws ArithmeticException if modulus is 0 or even, or exponent is 0
+     */
+    public static byte[] modPowCT(byte[] base, byte[] exponent, byte[] modulus) {
+        checkFixedArgument(base, "base");
+        checkFixedArgument(exponent, "exponent");
+        checkFixedArgument(modulus, "modulus");
+        if (!anyBitSet(modulus))
+            throw new ArithmeticException("BigInteger: modulus not positive");
+        if ((modulus[modulus.length - 1] & 1) == 0)
+            throw new ArithmeticException("modulus must be odd for the constant-time modPow");
+        if (!anyBitSet(exponent))
+            throw new ArithmeticException("exponent must be positive for the constant-time modPow");
+        if (constantTimeEdgeToEdge() && base.length <= NATIVE_MAX_BYTES && exponent.length <= NATIVE_MAX_BYTES
+                && modulus.length <= NATIVE_MAX_BYTES)
+            return nativeModPowCTFixed(base, exponent, modulus);
+        BigInteger m = new BigInteger(1, modulus);
+        BigInteger e = new BigInteger(1, exponent);
+        BigInteger r = modPowCTWithoutTable(new BigInteger(1, base), e, m);
+        return padded(r, modulus.length);
+    }
+
+    /** Largest array the native library takes. */
+    private static final int NATIVE_MAX_BYTES = 16 * 1024 * 1024;
+
+    private static void checkFixedArgument(byte[] value, String name) {
+        if (value == null)
+            throw new NullPointerException(name + " is null");
+        if (value.length == 0)
+            throw new IllegalArgumentException(name + " is empty");
+    }
+
+    /** Whether any byte is non-zero, reading them all (no early exit on a secret). */
+    private static boolean anyBitSet(byte[] value) {
+        int any = 0;
+        for (byte b : value)
+            any |= b;
+        return any != 0;
+    }
+
+    /** value (0 <= value < 256^length) as exactly length unsigned big-endian bytes. */
+    private static byte[] padded(BigInteger value, int length) {
+        byte[] bytes = value.toByteArray();
+        byte[] out = new byte[length];
+        int copy = Math.min(bytes.length, length);
+        System.arraycopy(bytes, bytes.length - copy, out, length - copy, copy);
+        Arrays.fill(bytes, (byte) 0);
+        return out;
+    }
+
+    /**
+     * Whether modPowCT is constant time to the library's edge here: the
+     * loaded library reads exponents at the modulus' width and has the
+     * fixed-length natives (this project's library; I2P's version 4 has
+     * neither, and its nativeModPowCT follows the exponent's limb count).
+     * False when no library is loaded.  For the loader's status line.
+     */
+    static boolean constantTimeEdgeToEdge() {
+        return EdgeToEdge.PRESENT;
+    }
+
+    /** Asked once, on first use: whether the fixed-length native is there and right. */
+    private static final class EdgeToEdge {
+        static final boolean PRESENT = probe();
+
+        private static boolean probe() {
+            if (!LIBRARY.loaded)
+                return false;
+            try {
+                byte[] r = nativeModPowCTFixed(new byte[] {2}, new byte[] {5}, new byte[] {0, 7});
+                return r.length == 2 && r[0] == 0 && r[1] == 4; // 2^5 mod 7
+            } catch (UnsatisfiedLinkError e) {
+                return false;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
     }
 
     // ---- fixed bases ----
