@@ -539,10 +539,17 @@ public class NativeBigInteger extends BigInteger {
      * One line saying how the library was loaded, or why not, and when it is
      * loaded, the engine it raises to powers with (e.g. "...; engine: gmp"),
      * and why an engine this CPU has is not used when its known-answer
-     * self-test failed.
+     * self-test failed.  When an older jbigi was loaded (I2P's own), it says
+     * that library's modPowCT is weaker: its work follows the exponent's
+     * length, where this project's follows the modulus' alone.
      */
     public static String loadStatus() {
-        return LIBRARY.loaded ? LIBRARY.status + "; engine: " + LIBRARY.engine + Engine.note() : LIBRARY.status;
+        if (!LIBRARY.loaded)
+            return LIBRARY.status;
+        String status = LIBRARY.status + "; engine: " + LIBRARY.engine + Engine.note();
+        if (!constantTimeEdgeToEdge())
+            status += "; modPowCT is weaker with this older jbigi: its work follows the exponent's length";
+        return status;
     }
 
     /**

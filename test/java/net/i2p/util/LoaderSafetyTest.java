@@ -363,4 +363,36 @@ class LoaderSafetyTest {
             assertEquals(nativeDigest, field(out, "results"), out);
         }
     }
+
+    /**
+     * I2P's own library (version 4: the I2P natives, no fixed-length
+     * modPowCT) on java.library.path: loaded, and the status says its
+     * modPowCT is weaker than this project's.  A stand-in with the version
+     * queries only, made for the test; nothing is computed with it.
+     */
+    @Test
+    void i2psOwnLibraryIsLoadedWithAWeakerModPowCTSaid(@TempDir Path scratch) throws Exception {
+        Path dir = Files.createDirectory(scratch.resolve("i2p"));
+        Path source = scratch.resolve("v4.c");
+        Files.write(source, Arrays.asList(
+                "#include <jni.h>",
+                "#define V(n, r) JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_##n(JNIEnv *e, jclass c) \\",
+                "    { (void)e; (void)c; return r; }",
+                "V(nativeJbigiVersion, 4) V(nativeGMPMajorVersion, 6) V(nativeGMPMinorVersion, 2) V(nativeGMPPatchVersion, 1)"),
+                StandardCharsets.UTF_8);
+        Path include = Paths.get(System.getProperty("java.home"), "include");
+        assumeTrue(Files.isDirectory(include), "no JDK headers under java.home: skipped");
+        Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", dir.resolve("libjbigi.so").toString(),
+                "-I" + include, "-I" + include.resolve("linux"), source.toString()).redirectErrorStream(true).start();
+        assumeTrue(cc.waitFor(1, TimeUnit.MINUTES) && cc.exitValue() == 0, "cannot compile the stand-in library: skipped");
+
+        List<String> command = new ArrayList<String>(Arrays.asList(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.library.path=" + dir,
+                "-cp", Subprocess.mainClasses() + File.pathSeparator + Subprocess.testClasses(),
+                StatusProbe.class.getName()));
+        Process p = start(command);
+        String out = finish(p, reader(p), "");
+        assertEquals("true", field(out, "native"), out);
+        assertTrue(field(out, "status").contains("modPowCT is weaker with this older jbigi"), out);
+    }
 }
