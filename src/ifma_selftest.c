@@ -116,6 +116,18 @@ static int reference_power(mp_limb_t *r, const mp_limb_t *base, const mp_limb_t 
  * exponent: cheap at these sizes. */
 #define SELFTEST_POWM_SEC_LIMBS 4
 
+/* One engine result against its reference: 0 when equal, n when not, -1
+ * when the engine could not compute (rc: its return code).  corrupt flips a
+ * bit of the result first. */
+static int verdict(int rc, mp_limb_t *r, const mp_limb_t *want, mp_size_t n, int corrupt)
+{
+    if (rc != 0)
+        return -1;
+    if (corrupt)
+        r[0] ^= 1;
+    return mpn_cmp(r, want, n) != 0 ? (int)n : 0;
+}
+
 int jbigi_ifma_selftest(int corrupt)
 {
     unsigned char seen[64] = {0};
@@ -138,29 +150,15 @@ int jbigi_ifma_selftest(int corrupt)
         seen[shape] = 1;
         reference_short_power(want, b, m, n);
         const int flags[2] = {0, JBIGI_IFMA_CONSTANT_TIME};
-        for (int f = 0; f < 2 && result == 0; f++) {
-            int rc = engine_power(r, b, m, n, flags[f]);
-            if (rc != 0) {
-                result = -1;
-                break;
-            }
-            if (corrupt)
-                r[0] ^= 1;
-            if (mpn_cmp(r, want, n) != 0)
-                result = (int)n;
-        }
+        for (int f = 0; f < 2 && result == 0; f++)
+            result = verdict(engine_power(r, b, m, n, flags[f]), r, want, n, corrupt);
         if (result != 0 || n > SELFTEST_POWM_SEC_LIMBS)
             continue;
         /* The exponent b, all 64 n bits of it. */
-        if (reference_power(want, b, b, (mp_bitcnt_t)(64 * n), m, n) != 0 ||
-            jbigi_ifma_powm_sec(r, b, b, m, n) != 0) {
+        if (reference_power(want, b, b, (mp_bitcnt_t)(64 * n), m, n) != 0)
             result = -1;
-            break;
-        }
-        if (corrupt)
-            r[0] ^= 1;
-        if (mpn_cmp(r, want, n) != 0)
-            result = (int)n;
+        else
+            result = verdict(jbigi_ifma_powm_sec(r, b, b, m, n), r, want, n, corrupt);
     }
     explicit_bzero(want, sizeof want);
     return result;

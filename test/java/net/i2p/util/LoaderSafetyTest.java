@@ -330,19 +330,7 @@ class LoaderSafetyTest {
      */
     @Test
     void olderJbigiOnTheLibraryPathIsReportedWithTheWayOut(@TempDir Path scratch) throws Exception {
-        Path dir = Files.createDirectory(scratch.resolve("i2p"));
-        Path source = scratch.resolve("old.c");
-        Files.write(source, Arrays.asList(
-                "#include <jni.h>",
-                "#define V(n, r) JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_##n(JNIEnv *e, jclass c) \\",
-                "    { (void)e; (void)c; return r; }",
-                "V(nativeJbigiVersion, 3) V(nativeGMPMajorVersion, 4) V(nativeGMPMinorVersion, 1) V(nativeGMPPatchVersion, 2)"),
-                StandardCharsets.UTF_8);
-        Path include = Paths.get(System.getProperty("java.home"), "include");
-        assumeTrue(Files.isDirectory(include), "no JDK headers under java.home: skipped");
-        Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", dir.resolve("libjbigi.so").toString(),
-                "-I" + include, "-I" + include.resolve("linux"), source.toString()).redirectErrorStream(true).start();
-        assumeTrue(cc.waitFor(1, TimeUnit.MINUTES) && cc.exitValue() == 0, "cannot compile the old library: skipped");
+        Path dir = standInJbigi(scratch, 3, "4, 1, 2");
 
         for (boolean usePath : new boolean[] {true, false}) {
             List<String> command = new ArrayList<String>(Arrays.asList(
@@ -372,20 +360,7 @@ class LoaderSafetyTest {
      */
     @Test
     void i2psOwnLibraryIsLoadedWithAWeakerModPowCTSaid(@TempDir Path scratch) throws Exception {
-        Path dir = Files.createDirectory(scratch.resolve("i2p"));
-        Path source = scratch.resolve("v4.c");
-        Files.write(source, Arrays.asList(
-                "#include <jni.h>",
-                "#define V(n, r) JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_##n(JNIEnv *e, jclass c) \\",
-                "    { (void)e; (void)c; return r; }",
-                "V(nativeJbigiVersion, 4) V(nativeGMPMajorVersion, 6) V(nativeGMPMinorVersion, 2) V(nativeGMPPatchVersion, 1)"),
-                StandardCharsets.UTF_8);
-        Path include = Paths.get(System.getProperty("java.home"), "include");
-        assumeTrue(Files.isDirectory(include), "no JDK headers under java.home: skipped");
-        Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", dir.resolve("libjbigi.so").toString(),
-                "-I" + include, "-I" + include.resolve("linux"), source.toString()).redirectErrorStream(true).start();
-        assumeTrue(cc.waitFor(1, TimeUnit.MINUTES) && cc.exitValue() == 0, "cannot compile the stand-in library: skipped");
-
+        Path dir = standInJbigi(scratch, 4, "6, 2, 1");
         List<String> command = new ArrayList<String>(Arrays.asList(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.library.path=" + dir,
                 "-cp", Subprocess.mainClasses() + File.pathSeparator + Subprocess.testClasses(),
@@ -394,5 +369,29 @@ class LoaderSafetyTest {
         String out = finish(p, reader(p), "");
         assertEquals("true", field(out, "native"), out);
         assertTrue(field(out, "status").contains("modPowCT is weaker with this older jbigi"), out);
+    }
+
+    /**
+     * A directory holding a stand-in libjbigi.so, made for a test, with the
+     * version queries only: jbigi version, and GMP's "major, minor, patch".
+     * Skips the test (assumption) where no C compiler or JDK headers are.
+     */
+    private static Path standInJbigi(Path scratch, int version, String gmpVersion) throws Exception {
+        Path dir = Files.createDirectory(scratch.resolve("i2p"));
+        Path source = scratch.resolve("jbigi.c");
+        String[] gmp = gmpVersion.split(", ");
+        Files.write(source, Arrays.asList(
+                "#include <jni.h>",
+                "#define V(n, r) JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_##n(JNIEnv *e, jclass c) \\",
+                "    { (void)e; (void)c; return r; }",
+                "V(nativeJbigiVersion, " + version + ") V(nativeGMPMajorVersion, " + gmp[0]
+                        + ") V(nativeGMPMinorVersion, " + gmp[1] + ") V(nativeGMPPatchVersion, " + gmp[2] + ")"),
+                StandardCharsets.UTF_8);
+        Path include = Paths.get(System.getProperty("java.home"), "include");
+        assumeTrue(Files.isDirectory(include), "no JDK headers under java.home: skipped");
+        Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", dir.resolve("libjbigi.so").toString(),
+                "-I" + include, "-I" + include.resolve("linux"), source.toString()).redirectErrorStream(true).start();
+        assumeTrue(cc.waitFor(1, TimeUnit.MINUTES) && cc.exitValue() == 0, "cannot compile the stand-in library: skipped");
+        return dir;
     }
 }
