@@ -38,7 +38,7 @@ static void check_to_limbs(const uint8_t *bytes, size_t len, size_t n)
 {
     mp_limb_t *limbs = malloc((n + 1) * sizeof(mp_limb_t));
     for (size_t i = 0; i <= n; i++)
-        limbs[i] = 0x5a5a5a5a5a5a5a5aULL;
+        limbs[i] = (mp_limb_t)0x5a5a5a5a5a5a5a5aULL;
     jbigi_unsigned_to_limbs(limbs, n, bytes, len);
     mpz_t got, want;
     mpz_inits(got, want, NULL);
@@ -46,7 +46,7 @@ static void check_to_limbs(const uint8_t *bytes, size_t len, size_t n)
     unsigned_import(want, bytes, len);
     mpz_fdiv_r_2exp(want, want, (mp_bitcnt_t)n * GMP_NUMB_BITS);
     CHECK(mpz_cmp(got, want) == 0, "unsigned_to_limbs: %zu bytes into %zu limbs", len, n);
-    CHECK(limbs[n] == 0x5a5a5a5a5a5a5a5aULL, "unsigned_to_limbs wrote past %zu limbs", n);
+    CHECK(limbs[n] == (mp_limb_t)0x5a5a5a5a5a5a5a5aULL, "unsigned_to_limbs wrote past %zu limbs", n);
     mpz_clears(got, want, NULL);
     free(limbs);
 }
