@@ -155,6 +155,14 @@ JNIEXPORT void JNICALL Java_net_i2p_util_Engine_nativeForceGmp
 
 /*
  * Class:     net_i2p_util_Engine
+ * Method:    nativeForce
+ * Signature: (Ljava/lang/String;)Z
+ */
+JNIEXPORT jboolean JNICALL Java_net_i2p_util_Engine_nativeForce
+  (JNIEnv *, jclass, jstring);
+
+/*
+ * Class:     net_i2p_util_Engine
  * Method:    nativeName
  * Signature: ()Ljava/lang/String;
  */

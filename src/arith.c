@@ -12,15 +12,16 @@
  *                       needs an odd m; exp > 0 is I2P's contract).
  *
  * Which code raises to the power is chosen per call, and never changes a
- * result: one-limb odd moduli go to small_powm.c, odd moduli the AVX-512
- * IFMA engine takes (ifma.h; where the CPU has it) to the engine, the rest
- * to mpz_powm; the constant-time power to the engine's constant-time path
- * or mpn_sec_powm.
+ * result: engine.c's table sends odd moduli to small_powm.c, the AVX-512
+ * IFMA engine (ifma.h) or the MULX/ADX engine (adx.h), the rest to
+ * mpz_powm; the constant-time power to the engine's constant-time path or
+ * mpn_sec_powm.
  *
  * GMP's mpz functions keep no global state, so these are reentrant.
  */
 #include "arith.h"
 
+#include "adx.h"
 #include "engine.h"
 #include "ifma.h"
 #include "scratch.h"
@@ -58,14 +59,20 @@ static void reduced_base(mp_limb_t *b, const mpz_t base, const mpz_t m)
     }
 }
 
+/* An engine's variable-time exponentiation (jbigi_ifma_powm,
+ * jbigi_adx_powm): 0, 1 when out of memory, 2 when it did not run. */
+typedef int (*engine_powm)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                           const mp_limb_t *m, mp_size_t n);
+_Static_assert(JBIGI_IFMA_NO_MEMORY == 1 && JBIGI_ADX_NO_MEMORY == 1, "engines share their return codes");
+
 /*
- * r = base^exp mod m on the IFMA engine's variable-time path, for odd m of
- * a size it takes and exp >= 1.  The base is reduced into [0, m) first
- * (public, variable time).  Returns JBIGI_OK, JBIGI_NO_MEMORY, or -1 if
- * the engine did not run and GMP must.  r may alias base when base < m
- * (as powm's caller does with an inverse).
+ * r = base^exp mod m on an engine's variable-time path, for odd m of a size
+ * it takes and exp >= 1.  The base is reduced into [0, m) first (public,
+ * variable time).  Returns JBIGI_OK, JBIGI_NO_MEMORY, or -1 if the engine
+ * did not run and GMP must.  r may alias base when base < m (as powm's
+ * caller does with an inverse).
  */
-static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
+static int engine_power(engine_powm engine, mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
     const mp_size_t n = (mp_size_t)mpz_size(m);
     /* r's limbs before the scratch: if GMP runs out of memory here, the
@@ -82,13 +89,13 @@ static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
     mp_limb_t *b = scratch;
     reduced_base(b, base, m);
     mp_limb_t *result = scratch + n;
-    int rc = jbigi_ifma_powm(result, b, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp), mpz_limbs_read(m), n);
+    int rc = engine(result, b, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp), mpz_limbs_read(m), n);
     if (rc == 0) {
         mpn_copyi(mpz_limbs_write(r, n), result, n);
         mpz_limbs_finish(r, n);
     }
     jbigi_scratch_free(scratch, scratch_limbs);
-    if (rc == JBIGI_IFMA_NO_MEMORY)
+    if (rc == 1)
         return JBIGI_NO_MEMORY;
     return rc == 0 ? JBIGI_OK : -1;
 }
@@ -98,16 +105,23 @@ static int ifma_power(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
     const mp_size_t n = (mp_size_t)mpz_size(m);
-    if (mpz_odd_p(m) && mpz_sgn(exp) > 0 && jbigi_small_takes(n)) {
+    if (mpz_odd_p(m) && mpz_sgn(exp) > 0 && jbigi_engine_for(n) == JBIGI_ENGINE_SMALL) {
         mp_limb_t b[JBIGI_SMALL_MAX_LIMBS] = {0};
         reduced_base(b, base, m);
-        mp_limb_t *rp = mpz_limbs_write(r, n);
-        jbigi_small_powm(rp, b, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp), mpz_limbs_read(m), n);
-        mpz_limbs_finish(r, n);
-        return JBIGI_OK;
+        mp_limb_t rp[JBIGI_SMALL_MAX_LIMBS];
+        if (jbigi_small_powm(rp, b, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp), mpz_limbs_read(m), n) == 0) {
+            mpn_copyi(mpz_limbs_write(r, n), rp, n);
+            mpz_limbs_finish(r, n);
+            return JBIGI_OK;
+        }
     }
-    if (mpz_odd_p(m) && mpz_sgn(exp) > 0 && jbigi_engine_ifma_takes(n)) {
-        int status = ifma_power(r, base, exp, m);
+    if (mpz_odd_p(m) && mpz_sgn(exp) > 0) {
+        const enum jbigi_engine engine = jbigi_engine_for(n);
+        int status = -1;
+        if (engine == JBIGI_ENGINE_IFMA)
+            status = engine_power(jbigi_ifma_powm, r, base, exp, m);
+        else if (engine == JBIGI_ENGINE_ADX)
+            status = engine_power(jbigi_adx_powm, r, base, exp, m);
         if (status >= 0)
             return (enum jbigi_status)status;
     }
@@ -168,19 +182,21 @@ static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *
 {
     const mp_size_t n = (mp_size_t)mpz_size(m);
     const mp_size_t bn = (mp_size_t)mpz_size(b);
-    if (en == n && jbigi_engine_ifma_takes(n)) {
-        /* The engine takes the base as n limbs. */
+    const enum jbigi_engine engine = jbigi_engine_for(n);
+    if (en == n && (engine == JBIGI_ENGINE_IFMA || engine == JBIGI_ENGINE_ADX)) {
+        /* The engines take the base as n limbs. */
         mp_limb_t *padded_base = jbigi_scratch_alloc((size_t)n);
         if (padded_base == NULL)
             return JBIGI_NO_MEMORY;
         mpn_copyi(padded_base, mpz_limbs_read(b), bn);
-        int rc = jbigi_ifma_powm_sec(rp, padded_base, e, mpz_limbs_read(m), n);
+        int rc = engine == JBIGI_ENGINE_IFMA ? jbigi_ifma_powm_sec(rp, padded_base, e, mpz_limbs_read(m), n)
+                                             : jbigi_adx_powm_sec(rp, padded_base, e, mpz_limbs_read(m), n);
         jbigi_scratch_free(padded_base, (size_t)n);
         if (rc == 0)
             return JBIGI_OK;
-        if (rc == JBIGI_IFMA_NO_MEMORY)
+        if (rc == 1)
             return JBIGI_NO_MEMORY;
-        /* JBIGI_IFMA_UNSUPPORTED: GMP below. */
+        /* Unsupported: GMP below. */
     }
     const mp_bitcnt_t enb = (mp_bitcnt_t)en * GMP_NUMB_BITS;
     const size_t scratch_limbs = (size_t)mpn_sec_powm_itch(bn, enb, n);

@@ -1,33 +1,119 @@
 /*
- * engine.c - the per-call engine choice, see engine.h.
+ * engine.c - the per-call engine choice, see engine.h: one table, measured
+ * (doc/engines.md has the figures).
+ *
+ *   one limb          small_powm.c: about 0.6 of mpz_powm's time
+ *   IFMA's sizes      the AVX-512 IFMA engine, where the CPU has it and
+ *                     its self-test passed: from 576 bits (512 on AMD Zen
+ *                     4) to 8192 (jbigi_ifma_takes)
+ *   the rest          GMP.  The MULX/ADX engine is chosen only when forced
+ *                     (-Djbigi.engine=adx): on the AMD Zen 4 it was
+ *                     measured on it takes 1.06 to 1.17 of mpz_powm's time
+ *                     from 1024 to 4096 bits, as its reduction rows are no
+ *                     faster there than GMP's mpn_addmul_1.
  */
 #include "engine.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "adx.h"
 #include "ifma.h"
+#include "small_powm.h"
 
-/* The one switch, set at load: atomic so that late readers see it whole. */
-static atomic_int gmp_forced;
+/* -1: auto; else the forced enum jbigi_engine.  Atomic, so that late
+ * readers see it whole. */
+static atomic_int forced = -1;
+/* 1 when the last engine asked for could not be used. */
+static atomic_int refused;
+
+static int engine_runs_here(enum jbigi_engine engine)
+{
+    switch (engine) {
+    case JBIGI_ENGINE_ADX: return jbigi_adx_cpu();
+    case JBIGI_ENGINE_IFMA: return jbigi_ifma_available();
+    default: return 1;
+    }
+}
+
+int jbigi_engine_force(const char *name)
+{
+    int engine = -1;
+    if (name == NULL || strcmp(name, "auto") == 0 || name[0] == '\0')
+        engine = -1;
+    else if (strcmp(name, "gmp") == 0)
+        engine = JBIGI_ENGINE_GMP;
+    else if (strcmp(name, "adx") == 0)
+        engine = JBIGI_ENGINE_ADX;
+    else if (strcmp(name, "ifma") == 0 || strcmp(name, "avx512-ifma") == 0)
+        engine = JBIGI_ENGINE_IFMA;
+    else
+        engine = -2;
+    const int usable = engine == -1 || (engine >= 0 && engine_runs_here((enum jbigi_engine)engine));
+    atomic_store(&forced, usable ? engine : -1);
+    atomic_store(&refused, !usable);
+    return usable ? 0 : -1;
+}
 
 void jbigi_engine_force_gmp(int force)
 {
-    atomic_store(&gmp_forced, force != 0);
+    jbigi_engine_force(force ? "gmp" : "auto");
+}
+
+/* JBIGI_ENGINE from the environment, read once, before the first choice:
+ * the switch for C programs and the tests. */
+static void read_environment(void)
+{
+    static atomic_int done;
+    if (atomic_load_explicit(&done, memory_order_acquire))
+        return;
+    const char *env = getenv("JBIGI_ENGINE");
+    if (env != NULL)
+        jbigi_engine_force(env);
+    atomic_store_explicit(&done, 1, memory_order_release);
+}
+
+__attribute__((constructor)) static void engine_environment(void)
+{
+    read_environment();
+}
+
+enum jbigi_engine jbigi_engine_for(mp_size_t n)
+{
+    const int f = atomic_load_explicit(&forced, memory_order_relaxed);
+    if (f == JBIGI_ENGINE_GMP)
+        return jbigi_small_takes(n) ? JBIGI_ENGINE_SMALL : JBIGI_ENGINE_GMP;
+    if (f == JBIGI_ENGINE_ADX && n <= JBIGI_ADX_MAX_LIMBS)
+        return JBIGI_ENGINE_ADX;
+    if (f == JBIGI_ENGINE_IFMA && n <= JBIGI_IFMA_MAX_LIMBS)
+        return JBIGI_ENGINE_IFMA;
+    if (jbigi_small_takes(n))
+        return JBIGI_ENGINE_SMALL;
+    if (jbigi_ifma_takes(n))
+        return JBIGI_ENGINE_IFMA;
+    return JBIGI_ENGINE_GMP;
 }
 
 int jbigi_engine_ifma_takes(mp_size_t n)
 {
-    return !atomic_load_explicit(&gmp_forced, memory_order_relaxed) && jbigi_ifma_takes(n);
+    return jbigi_engine_for(n) == JBIGI_ENGINE_IFMA;
 }
 
 const char *jbigi_engine_name(void)
 {
-    return !atomic_load(&gmp_forced) && jbigi_ifma_available() ? "avx512-ifma" : "gmp";
+    switch (jbigi_engine_for(32)) {
+    case JBIGI_ENGINE_IFMA: return "avx512-ifma";
+    case JBIGI_ENGINE_ADX: return "adx";
+    default: return "gmp";
+    }
 }
 
 const char *jbigi_engine_note(void)
 {
     if (jbigi_ifma_selftest_result() == JBIGI_IFMA_SELFTEST_FAILED)
         return "avx512-ifma switched off: its known-answer self-test failed on this CPU";
+    if (atomic_load(&refused))
+        return "the engine asked for is not known or this CPU cannot run it: chosen per call instead";
     return "";
 }

@@ -1,25 +1,45 @@
 /*
- * engine.h - which code raises to a power: GMP, or the AVX-512 IFMA engine
- * (ifma.h) where the CPU has it and the modulus is a size where it wins.
- * The choice is per call and never changes a result.
+ * engine.h - which code raises to a power mod an odd modulus: GMP, the
+ * one- and two-limb code (small_powm.h), the MULX/ADX engine (adx.h) or the
+ * AVX-512 IFMA engine (ifma.h).  The choice is per call, from the table in
+ * engine.c, and never changes a result.
  */
 #ifndef JBIGI_ENGINE_H
 #define JBIGI_ENGINE_H
 
 #include <gmp.h>
 
-/* Forces GMP for every call from now on (-Djbigi.engine=gmp), or lets the
- * choice be made per call again (auto).  Set once, at load. */
+enum jbigi_engine {
+    JBIGI_ENGINE_GMP,   /* mpz_powm, mpn_sec_powm */
+    JBIGI_ENGINE_SMALL, /* small_powm.c: one limb, variable time */
+    JBIGI_ENGINE_ADX,   /* adx.h */
+    JBIGI_ENGINE_IFMA   /* ifma.h */
+};
+
+/*
+ * Forces an engine by name for every call from now on: "gmp", "adx" or
+ * "ifma"; "auto" (or NULL) lets the table choose again.  An engine this CPU
+ * cannot run, or an unknown name, leaves the choice on auto and returns -1
+ * (jbigi_engine_note() then says why); 0 otherwise.  Set at load (by
+ * -Djbigi.engine, or JBIGI_ENGINE in the environment for C programs).
+ */
+int jbigi_engine_force(const char *name);
+
+/* Forces GMP (1) or goes back to auto (0): the older switch. */
 void jbigi_engine_force_gmp(int force);
 
-/* 1 if a modulus of n limbs goes to the IFMA engine. */
+/* The engine that raises to a power mod an odd modulus of n limbs now. */
+enum jbigi_engine jbigi_engine_for(mp_size_t n);
+
+/* 1 if an odd modulus of n limbs goes to the IFMA engine (fixed-base
+ * tables take its format then). */
 int jbigi_engine_ifma_takes(mp_size_t n);
 
-/* The engine modPow uses for large moduli here: "avx512-ifma" or "gmp". */
+/* The engine's name for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp". */
 const char *jbigi_engine_name(void);
 
 /* What a user should know about the engines beyond the name: why an engine
- * this CPU has is not used (its self-test failed), or "" when nothing. */
+ * this CPU has, or one that was asked for, is not used; "" when nothing. */
 const char *jbigi_engine_note(void);
 
 #endif

@@ -1,6 +1,8 @@
 /*
- * ifma_powm.c - b^e mod m on the IFMA Montgomery layer (ifma_mont.c):
- * variable time (sliding window) and constant time (fixed window).
+ * ifma_powm.c - b^e mod m on the IFMA Montgomery layer (ifma_mont.c),
+ * through the shared drivers of powm_driver.h (variable time: sliding
+ * window; constant time: fixed window), with the engine's own AVX-512
+ * table select.
  *
  * Edge cases (m odd, n limbs, top limb non-zero; b < m):
  *
@@ -17,14 +19,12 @@
  *
  * Results are fully reduced, so they equal mpz_powm's bit for bit.
  *
- * Cost: ctx_init (R^2 mod m by one division), the table (2^(w-1) entries
- * for the sliding window, w chosen for the exponent's length; 32 for the
- * fixed window), then one squaring per exponent bit and one multiplication
- * per window.  The constant-time path also reads all 32 entries per window
- * (about 3% of its time at 2048 bits: a load and an AVX-512 ternary-logic
- * operation per register of each entry).
+ * Cost: ctx_init (R^2 mod m by one division), the driver's table, then
+ * one squaring per exponent bit and one multiplication per window.  The
+ * constant-time path also reads all 32 entries per window (about 3% of its
+ * time at 2048 bits: a load and an AVX-512 ternary-logic operation per
+ * register of each entry).
  *
- * TODO: the constant-time table could square for the even entries.
  * TODO: below 576 bits (512 on Zen 4) GMP is as fast (jbigi_ifma_takes):
  * the chain from one q to the next dominates there; interleaving
  * independent products would hide it.
@@ -35,6 +35,10 @@
 
 #include "ifma.h"
 #include "ifma_intrin.h"
+#include "powm_driver.h"
+
+/* The engine's digits are 64-bit words, which are GMP limbs here. */
+_Static_assert(sizeof(uint64_t) == sizeof(mp_limb_t), "52-bit digits are kept in limbs");
 
 /* The smallest and largest moduli, in limbs, where the engine wins: see
  * test/bench/ifma_bench.c for the measurement. */
@@ -54,117 +58,6 @@ int jbigi_ifma_takes(mp_size_t n)
         return 0;
     return n >= (jbigi_ifma_zen4() ? TAKES_MIN_LIMBS_ZEN4 : TAKES_MIN_LIMBS);
 }
-
-static int bit_at(const mp_limb_t *e, size_t i)
-{
-    return (int)((e[i / 64] >> (i % 64)) & 1);
-}
-
-/* Bits [pos, pos + 5) of e (n limbs), zero above 64 n.  The limbs read
- * depend on pos only, which is public. */
-static unsigned window5(const mp_limb_t *e, mp_size_t n, size_t pos)
-{
-    size_t limb = pos / 64;
-    unsigned off = (unsigned)(pos % 64);
-    mp_limb_t v = e[limb] >> off;
-    if (off > 59 && limb + 1 < (size_t)n)
-        v |= e[limb + 1] << (64 - off);
-    return (unsigned)(v & 31);
-}
-
-/* The window width with the fewest multiplications for ebits bits:
- * ebits / (w + 1) multiplications plus 2^(w-1) table entries. */
-static int window_for(size_t ebits)
-{
-    int best = 1;
-    double best_cost = (double)ebits / 2.0 + 1.0;
-    for (int w = 2; w <= 8; w++) {
-        double cost = (double)ebits / (w + 1) + (double)(1u << (w - 1));
-        if (cost < best_cost) {
-            best_cost = cost;
-            best = w;
-        }
-    }
-    return best;
-}
-
-int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
-                    const mp_limb_t *m, mp_size_t n)
-{
-    if (n < 1 || n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_cpu())
-        return JBIGI_IFMA_UNSUPPORTED;
-    while (en > 0 && e[en - 1] == 0)
-        en--;
-    if (en == 0) { /* b^0 = 1, and 1 mod 1 = 0 */
-        memset(r, 0, (size_t)n * sizeof(mp_limb_t));
-        r[0] = (n == 1 && m[0] == 1) ? 0 : 1;
-        return 0;
-    }
-    jbigi_ifma_ctx ctx;
-    int rc = jbigi_ifma_ctx_init(&ctx, m, n, 0);
-    if (rc != 0)
-        return rc;
-
-    size_t ebits = (size_t)en * 64 - (size_t)__builtin_clzll(e[en - 1]);
-    int w = window_for(ebits);
-    size_t entries = (size_t)1 << (w - 1); /* odd powers b, b^3, ..., b^(2^w - 1) */
-    uint64_t *mem = jbigi_ifma_alloc(&ctx, entries + 2);
-    if (mem == NULL) {
-        jbigi_ifma_ctx_clear(&ctx);
-        return JBIGI_IFMA_NO_MEMORY;
-    }
-    const size_t words = (size_t)ctx.words;
-    uint64_t *table = mem, *acc = mem + entries * words, *b2 = acc + words;
-
-    jbigi_ifma_to_mont(&ctx, table, b);
-    if (entries > 1) {
-        jbigi_ifma_sqr(&ctx, b2, table);
-        for (size_t j = 1; j < entries; j++)
-            jbigi_ifma_mul(&ctx, table + j * words, table + (j - 1) * words, b2);
-    }
-
-    /* Left to right: a window starts at a set bit and ends, at most w bits
-     * lower, at a set bit, so its value is odd. */
-    int started = 0;
-    size_t i = ebits; /* bits i-1 .. 0 remain */
-    while (i > 0) {
-        if (!bit_at(e, i - 1)) {
-            jbigi_ifma_sqr(&ctx, acc, acc); /* started: the top bit is set */
-            i--;
-            continue;
-        }
-        size_t lo = i >= (size_t)w ? i - (size_t)w : 0;
-        while (!bit_at(e, lo))
-            lo++;
-        unsigned val = 0;
-        for (size_t k = i; k-- > lo;)
-            val = (val << 1) | (unsigned)bit_at(e, k);
-        const uint64_t *entry = table + (size_t)(val >> 1) * words;
-        if (started) {
-            for (size_t k = lo; k < i; k++)
-                jbigi_ifma_sqr(&ctx, acc, acc);
-            jbigi_ifma_mul(&ctx, acc, acc, entry);
-        } else {
-            memcpy(acc, entry, words * sizeof(uint64_t));
-            started = 1;
-        }
-        i = lo;
-    }
-    jbigi_ifma_from_mont(&ctx, r, acc);
-    jbigi_ifma_free(mem, &ctx, entries + 2);
-    jbigi_ifma_ctx_clear(&ctx);
-    return 0;
-}
-
-/* The compiler must not learn that a mask is 0 or all ones: knowing it, it
- * may turn the masked read back into a branch or a conditional move on the
- * secret index.  An empty asm makes the value opaque (no code).  Scalar, so
- * the same in the portable model of the intrinsics. */
-#if defined(__GNUC__) || defined(__clang__)
-#define SECRET_OPAQUE(x) __asm__("" : "+r"(x))
-#else
-#define SECRET_OPAQUE(x) ((void)0)
-#endif
 
 /* The select's loops over registers unroll completely, or the accumulators
  * (the selected entry) live in a stack slot: clang takes its own pragma
@@ -187,14 +80,9 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
 
 /* dst = table[index] from 32 entries of words digits, reading every entry
  * in full: an entry is kept under an all-ones mask computed without a
- * branch, so neither the addresses nor the instructions depend on index. */
-static inline uint64_t select_mask(unsigned index, unsigned j)
-{
-    /* (index ^ j) - 1 wraps to all ones in the top bit exactly when equal. */
-    uint64_t mask = (uint64_t)0 - ((((uint64_t)(index ^ j)) - 1) >> 63);
-    SECRET_OPAQUE(mask);
-    return mask;
-}
+ * branch (jbigi_select_mask), so neither the addresses nor the
+ * instructions depend on index. */
+#define select_mask jbigi_select_mask
 
 #if JBIGI_AVX512_CODE
 
@@ -270,14 +158,93 @@ SELECT_TARGET static void select32(uint64_t *dst, const uint64_t *table, size_t 
 #else
 static void select32(uint64_t *dst, const uint64_t *table, size_t words, unsigned index)
 {
-    memset(dst, 0, words * sizeof(uint64_t));
-    for (unsigned j = 0; j < 32; j++) {
-        uint64_t mask = select_mask(index, j);
-        for (size_t k = 0; k < words; k++)
-            dst[k] |= table[j * words + k] & mask;
-    }
+    jbigi_masked_select(dst, table, words, index);
 }
 #endif
+
+/* The engine as powm_driver.h sees it: values are digit arrays of
+ * ctx->words words. */
+static size_t ifma_elem_limbs(const void *ctx)
+{
+    return (size_t)((const jbigi_ifma_ctx *)ctx)->words;
+}
+
+static mp_limb_t *ifma_alloc(const void *ctx, size_t count)
+{
+    return jbigi_ifma_alloc(ctx, count);
+}
+
+static void ifma_release(const void *ctx, mp_limb_t *p, size_t count)
+{
+    jbigi_ifma_free(p, ctx, count);
+}
+
+static void ifma_to_mont(const void *ctx, mp_limb_t *r, const mp_limb_t *a)
+{
+    jbigi_ifma_to_mont(ctx, r, a);
+}
+
+static void ifma_from_mont(const void *ctx, mp_limb_t *x, const mp_limb_t *a)
+{
+    jbigi_ifma_from_mont(ctx, x, a);
+}
+
+/* R mod m = (R^2 mod m) / R: rr times the digit array of 1. */
+static void ifma_one(const void *ctx, mp_limb_t *r)
+{
+    const jbigi_ifma_ctx *c = ctx;
+    memset(r, 0, (size_t)c->words * sizeof(uint64_t));
+    r[0] = 1;
+    jbigi_ifma_mul(c, r, c->rr, r);
+}
+
+static void ifma_mul(const void *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b)
+{
+    jbigi_ifma_mul(ctx, r, a, b);
+}
+
+static void ifma_sqr(const void *ctx, mp_limb_t *r, const mp_limb_t *a)
+{
+    jbigi_ifma_sqr(ctx, r, a);
+}
+
+static void ifma_select(const void *ctx, mp_limb_t *r, const mp_limb_t *table, unsigned index)
+{
+    select32(r, table, (size_t)((const jbigi_ifma_ctx *)ctx)->words, index);
+}
+
+static const jbigi_mont_ops ifma_ops = {
+    .elem_limbs = ifma_elem_limbs,
+    .alloc = ifma_alloc,
+    .release = ifma_release,
+    .to_mont = ifma_to_mont,
+    .from_mont = ifma_from_mont,
+    .one = ifma_one,
+    .mul = ifma_mul,
+    .sqr = ifma_sqr,
+    .select = ifma_select,
+};
+
+int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                    const mp_limb_t *m, mp_size_t n)
+{
+    if (n < 1 || n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_cpu())
+        return JBIGI_IFMA_UNSUPPORTED;
+    while (en > 0 && e[en - 1] == 0)
+        en--;
+    if (en == 0) { /* b^0 = 1, and 1 mod 1 = 0 */
+        memset(r, 0, (size_t)n * sizeof(mp_limb_t));
+        r[0] = (n == 1 && m[0] == 1) ? 0 : 1;
+        return 0;
+    }
+    jbigi_ifma_ctx ctx;
+    int rc = jbigi_ifma_ctx_init(&ctx, m, n, 0);
+    if (rc != 0)
+        return rc;
+    rc = jbigi_drive_window(&ifma_ops, &ctx, r, b, e, en);
+    jbigi_ifma_ctx_clear(&ctx);
+    return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_IFMA_NO_MEMORY;
+}
 
 int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
                         const mp_limb_t *m, mp_size_t n)
@@ -286,35 +253,7 @@ int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
     int rc = jbigi_ifma_ctx_init(&ctx, m, n, JBIGI_IFMA_CONSTANT_TIME);
     if (rc != 0)
         return rc;
-    const size_t words = (size_t)ctx.words;
-    uint64_t *mem = jbigi_ifma_alloc(&ctx, 32 + 2);
-    if (mem == NULL) {
-        jbigi_ifma_ctx_clear(&ctx);
-        return JBIGI_IFMA_NO_MEMORY;
-    }
-    uint64_t *table = mem, *acc = mem + 32 * words, *t = acc + words;
-
-    /* table[j] = b^j R mod m; table[0] = R mod m = (R^2 mod m) / R. */
-    memset(t, 0, words * sizeof(uint64_t));
-    t[0] = 1;
-    jbigi_ifma_mul(&ctx, table, ctx.rr, t);
-    jbigi_ifma_to_mont(&ctx, table + words, b);
-    for (size_t j = 2; j < 32; j++)
-        jbigi_ifma_mul(&ctx, table + j * words, table + (j - 1) * words, table + words);
-
-    /* 5-bit windows from the top of the 64 n exponent bits. */
-    const size_t bits = (size_t)n * 64;
-    size_t pos = (bits - 1) / 5 * 5;
-    select32(acc, table, words, window5(e, n, pos));
-    while (pos > 0) {
-        pos -= 5;
-        for (int k = 0; k < 5; k++)
-            jbigi_ifma_sqr(&ctx, acc, acc);
-        select32(t, table, words, window5(e, n, pos));
-        jbigi_ifma_mul(&ctx, acc, acc, t);
-    }
-    jbigi_ifma_from_mont(&ctx, r, acc);
-    jbigi_ifma_free(mem, &ctx, 32 + 2);
+    rc = jbigi_drive_fixed_window(&ifma_ops, &ctx, r, b, e, n);
     jbigi_ifma_ctx_clear(&ctx);
-    return 0;
+    return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_IFMA_NO_MEMORY;
 }

@@ -333,6 +333,20 @@ Java_net_i2p_util_Engine_nativeForceGmp(JNIEnv *env, jclass cls, jboolean force)
     jbigi_engine_force_gmp(force == JNI_TRUE);
 }
 
+JNIEXPORT jboolean JNICALL
+Java_net_i2p_util_Engine_nativeForce(JNIEnv *env, jclass cls, jstring name)
+{
+    (void)cls;
+    if (name == NULL)
+        return jbigi_engine_force(NULL) == 0 ? JNI_TRUE : JNI_FALSE;
+    const char *chars = (*env)->GetStringUTFChars(env, name, NULL);
+    if (chars == NULL)
+        return JNI_FALSE; /* OutOfMemoryError pending */
+    const int rc = jbigi_engine_force(chars);
+    (*env)->ReleaseStringUTFChars(env, name, chars);
+    return rc == 0 ? JNI_TRUE : JNI_FALSE;
+}
+
 JNIEXPORT jstring JNICALL
 Java_net_i2p_util_Engine_nativeName(JNIEnv *env, jclass cls)
 {

@@ -3,10 +3,12 @@ package net.i2p.util;
 /**
  * Which code the loaded library raises to powers with: GMP everywhere, or an
  * AVX-512 IFMA Montgomery engine for the moduli where it beats GMP (odd, from
- * 576 bits up, 512 on AMD Zen 4) on CPUs that have it.  Results are identical either
- * way.  {@code -Djbigi.engine=gmp} forces GMP, {@code auto} (the default)
- * lets the library choose per call; the environment variable
- * {@code JBIGI_ENGINE=gmp} does the same for C programs.
+ * 576 bits up, 512 on AMD Zen 4) on CPUs that have it, or a MULX/ADX
+ * Montgomery engine when asked for.  Results are identical either way.
+ * {@code -Djbigi.engine=gmp}, {@code adx} or {@code ifma} forces an engine
+ * (one the CPU cannot run leaves the choice on auto, and loadStatus() says
+ * so), {@code auto} (the default) lets the library choose per call; the
+ * environment variable {@code JBIGI_ENGINE} does the same for C programs.
  */
 final class Engine {
     static final String GMP = "gmp";
@@ -17,7 +19,15 @@ final class Engine {
     /** Forces GMP for every call, or lets the library choose per call. */
     static native void nativeForceGmp(boolean force);
 
-    /** "avx512-ifma" when the engine runs for large moduli here, else "gmp". */
+    /**
+     * Forces the engine named ("gmp", "adx", "ifma"), or lets the library
+     * choose per call ("auto"); false when the name is unknown or the CPU
+     * cannot run it (the choice is then auto).  Libraries before version 6
+     * have only nativeForceGmp.
+     */
+    static native boolean nativeForce(String name);
+
+    /** The engine for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp". */
     static native String nativeName();
 
     /**
@@ -54,9 +64,13 @@ final class Engine {
      * engine's name; "gmp" for a library without engines (I2P's).
      */
     static String select() {
-        String wanted = JbigiProperties.get("jbigi.engine", "auto").trim();
+        String wanted = JbigiProperties.get("jbigi.engine", "auto").trim().toLowerCase(java.util.Locale.ROOT);
         try {
-            nativeForceGmp(wanted.equalsIgnoreCase(GMP));
+            try {
+                nativeForce(wanted);
+            } catch (UnsatisfiedLinkError older) {
+                nativeForceGmp(wanted.equals(GMP));
+            }
             return nativeName();
         } catch (UnsatisfiedLinkError e) {
             return GMP;

@@ -1,0 +1,100 @@
+/*
+ * adx.h - Montgomery arithmetic on 64-bit limbs with MULX, ADCX and ADOX
+ * (x86-64 with BMI2 and ADX: Intel Broadwell and later, AMD Zen and later).
+ * No JNI here.
+ *
+ * The engine keeps numbers as GMP limbs.  For an n-limb modulus it works on
+ * N = n rounded up to a multiple of 4 limbs (the kernels handle four limbs
+ * per step), with R = 2^(64 N); the modulus and every value are zero-padded
+ * to N limbs.  Values in the Montgomery domain are fully reduced, in
+ * [0, m): every product ends with a subtraction of m made under a mask.
+ *
+ * A product is GMP's (mpn_mul_n and mpn_sqr, or their side-channel-silent
+ * mpn_sec_mul and mpn_sec_sqr for secret values) followed by the engine's
+ * reduction: N rows of q m added with two interleaved carry chains (ADCX
+ * for the low halves, ADOX for the high ones).  GMP's own reduction (its
+ * generic redc_1, one mpn_addmul_1 per row) is where mpz_powm spends most
+ * of its time on the CPUs this engine is for.
+ *
+ * Only code reached after jbigi_adx_cpu() returned 1 executes MULX, ADCX or
+ * ADOX.  On other architectures everything compiles to stubs that report
+ * the engine unavailable.  Every function is reentrant.
+ */
+#ifndef JBIGI_ADX_H
+#define JBIGI_ADX_H
+
+#include <stddef.h>
+#include <gmp.h>
+
+/* The largest modulus, in limbs, the engine handles (8192 bits). */
+#define JBIGI_ADX_MAX_LIMBS 128
+
+/*
+ * 1 if this CPU has BMI2 and ADX (CPUID leaf 7), and this is an x86-64
+ * build; 0 otherwise, and 0 when JBIGI_ENGINE is "gmp" in the environment.
+ * Computed once.  Every function below that computes requires it.
+ */
+int jbigi_adx_cpu(void);
+
+/* A modulus prepared for the engine.  Read-only once initialised. */
+typedef struct {
+    mp_size_t n;       /* limbs of the modulus */
+    mp_size_t N;       /* n rounded up to a multiple of 4: the length of every value */
+    mp_limb_t k0;      /* -m^-1 mod 2^64 */
+    int secret;        /* products take GMP's side-channel-silent forms */
+    mp_limb_t *m;      /* the modulus, N limbs */
+    mp_limb_t *rr;     /* R^2 mod m, N limbs */
+    mp_limb_t *one;    /* R mod m, N limbs: 1 in the domain */
+    mp_limb_t *mem;    /* the one allocation behind the arrays */
+    size_t mem_limbs;
+} jbigi_adx_ctx;
+
+/*
+ * Prepares ctx for m (n limbs, odd, top limb non-zero, 1 <= n <=
+ * JBIGI_ADX_MAX_LIMBS).  secret: the values multiplied are secret, and so is
+ * the modulus (R^2 mod m by mpn_sec_div_r).  Returns 0, or -1 when memory
+ * ran out.  Free with jbigi_adx_ctx_clear, which wipes.
+ */
+int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int secret);
+void jbigi_adx_ctx_clear(jbigi_adx_ctx *ctx);
+
+/* r = a R mod m for a (n limbs) < m; r has N limbs. */
+void jbigi_adx_to_mont(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a);
+/* x (n limbs) = a / R mod m for a in [0, m). */
+void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t *a);
+
+/*
+ * r = a b / R mod m and r = a a / R mod m for a, b in [0, m); r in [0, m).
+ * r may alias a or b.  With ctx->secret, time and addresses depend on N
+ * alone.
+ */
+void jbigi_adx_mul(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b);
+void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a);
+
+/* Return codes of the exponentiations. */
+#define JBIGI_ADX_NO_MEMORY 1
+#define JBIGI_ADX_UNSUPPORTED 2
+
+/*
+ * r = b^e mod m, variable time (powm_driver.h's sliding window).  m: n limbs,
+ * odd, top limb non-zero, n <= JBIGI_ADX_MAX_LIMBS; b: n limbs, b < m; e: en
+ * >= 1 limbs (leading zero limbs allowed; e = 0 gives 1 mod m).  r: n
+ * limbs, exactly mpz_powm's value; r may alias b.  Returns 0, or a code.
+ */
+int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
+                   mp_size_t n);
+
+/*
+ * The same in constant time: e has exactly n limbs (zero-padded by the
+ * caller); time and addresses depend on n alone (powm_driver.h's fixed
+ * window, every entry read under a mask).  All scratch is wiped.
+ */
+int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, const mp_limb_t *m, mp_size_t n);
+
+/*
+ * The reduction alone, for the tests: r (N limbs) = u / R mod m for u (2 N
+ * limbs, destroyed) below m R.
+ */
+void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * powm_cases.h - the inputs the engines' tests share: random limbs with the
+ * carry-stressing patterns, random odd moduli and bases below them, and the
+ * moduli of one size that sit on edges.  Include after check.h (rng_next).
+ */
+#ifndef JBIGI_TEST_POWM_CASES_H
+#define JBIGI_TEST_POWM_CASES_H
+
+#include <gmp.h>
+#include <string.h>
+
+/* The largest modulus of the engines, in limbs (8192 bits). */
+#define MAXN 128
+
+/* Random limbs: uniform, or (one time in three) long runs of ones and zeros,
+ * the patterns that stress carry chains, as mpz_rrandomb does. */
+static inline void random_limbs(mp_limb_t *x, mp_size_t n)
+{
+    if (rng_next() % 3 != 0) {
+        for (mp_size_t i = 0; i < n; i++)
+            x[i] = rng_next();
+        return;
+    }
+    memset(x, 0, (size_t)n * sizeof(mp_limb_t));
+    size_t bits = (size_t)n * 64, pos = 0;
+    int ones = (int)(rng_next() & 1);
+    while (pos < bits) {
+        size_t run = 1 + rng_next() % 80;
+        if (ones)
+            for (size_t i = pos; i < pos + run && i < bits; i++)
+                x[i / 64] |= (mp_limb_t)1 << (i % 64);
+        pos += run;
+        ones = !ones;
+    }
+}
+
+static inline mp_size_t normalized_size(const mp_limb_t *x, mp_size_t n)
+{
+    while (n > 0 && x[n - 1] == 0)
+        n--;
+    return n;
+}
+
+static inline int limbs_equal_mpz(const mp_limb_t *x, mp_size_t n, const mpz_t want)
+{
+    mpz_t got;
+    mpz_roinit_n(got, x, normalized_size(x, n));
+    return mpz_cmp(got, want) == 0;
+}
+
+/* b = a random value below m (n limbs). */
+static inline void random_below(mp_limb_t *b, const mp_limb_t *m, mp_size_t n)
+{
+    random_limbs(b, n);
+    mp_size_t top = normalized_size(m, n);
+    /* Below m: fewer bits than m, or m's top limb halved. */
+    b[top - 1] = m[top - 1] > 1 ? b[top - 1] % m[top - 1] : 0;
+    for (mp_size_t i = top; i < n; i++)
+        b[i] = 0;
+}
+
+static inline void random_modulus(mp_limb_t *m, mp_size_t n)
+{
+    random_limbs(m, n);
+    if (m[n - 1] == 0)
+        m[n - 1] = rng_next() | 1;
+    m[0] |= 1;
+}
+
+/* The moduli of one size that sit on edges. */
+static inline void edge_moduli(mp_size_t n, mp_limb_t (*out)[MAXN], int *count)
+{
+    int c = 0;
+    /* 2^k - 1, the largest of the size */
+    for (mp_size_t i = 0; i < n; i++)
+        out[c][i] = ~(mp_limb_t)0;
+    c++;
+    /* 2^(k-1) + 1 */
+    memset(out[c], 0, sizeof out[c]);
+    out[c][0] = 1;
+    out[c][n - 1] |= (mp_limb_t)1 << 63;
+    c++;
+    /* the smallest odd modulus of n limbs: 2^(64(n-1)) + 1 */
+    if (n > 1) {
+        memset(out[c], 0, sizeof out[c]);
+        out[c][0] = 1;
+        out[c][n - 1] = 1;
+        c++;
+    }
+    /* a random one with top limb 1 (N digits just covering it) */
+    random_modulus(out[c], n);
+    out[c][n - 1] = 1;
+    c++;
+    *count = c;
+}
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * test_adx.c - the MULX/ADX engine (src/adx*.c) against GMP:
+ * jbigi_adx_powm against mpz_powm and jbigi_adx_powm_sec against
+ * mpz_powm_sec, bit for bit, on edge cases and random cases at every modulus
+ * size it handles (1 to 128 limbs), and its Montgomery layer (reduction,
+ * products, conversions).  Where the CPU lacks BMI2 or ADX (or
+ * JBIGI_ENGINE=gmp) the engine checks are counted as skipped and the entry
+ * points must refuse to run.
+ *
+ * JBIGI_TEST_SEED replays a run; JBIGI_TEST_SCALE (percent) scales the
+ * random case counts, and below 100 (valgrind) keeps the sizes up to 8
+ * limbs and a few larger ones, with edge cases up to 8 limbs only.
+ */
+#include <gmp.h>
+#include <string.h>
+
+#include "adx.h"
+#include "check.h"
+#include "powm_cases.h"
+
+static unsigned long engine_cases;
+
+/* Both exponentiations on (b, e, m) against GMP; b < m has n limbs, e has
+ * en <= n limbs. */
+static void check_case(const char *what, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                       const mp_limb_t *m, mp_size_t n, int with_ct)
+{
+    mp_limb_t r[MAXN], epad[MAXN];
+    mpz_t zb, ze, zm, want;
+    mpz_init(want);
+    mpz_roinit_n(zb, b, normalized_size(b, n));
+    mpz_roinit_n(ze, e, normalized_size(e, en));
+    mpz_roinit_n(zm, m, n);
+
+    mpz_powm(want, zb, ze, zm);
+    memset(r, 0xa5, sizeof r);
+    int rc = jbigi_adx_powm(r, b, e, en, m, n);
+    CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm differs from mpz_powm (n=%ld, en=%ld, rc=%d)", what,
+          (long)n, (long)en, rc);
+    engine_cases++;
+    if (with_ct) {
+        memset(epad, 0, sizeof epad);
+        memcpy(epad, e, (size_t)en * sizeof(mp_limb_t));
+        if (mpz_sgn(ze) > 0)
+            mpz_powm_sec(want, zb, ze, zm); /* GMP's requires e > 0 */
+        else
+            mpz_set_ui(want, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
+        memset(r, 0x5a, sizeof r);
+        rc = jbigi_adx_powm_sec(r, b, epad, m, n);
+        CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm_sec differs from mpz_powm_sec (n=%ld, rc=%d)",
+              what, (long)n, rc);
+        engine_cases++;
+    }
+    mpz_clear(want);
+}
+
+/* Bases 0, 1, m-1, 2 and a random one; exponents 1, 2, 2^5-1, 2^64-1, all
+ * ones over the full width, random full width, and 0; on each edge modulus. */
+static void check_edge_cases(mp_size_t n)
+{
+    mp_limb_t moduli[4][MAXN];
+    int count;
+    edge_moduli(n, moduli, &count);
+    for (int mi = 0; mi < count; mi++) {
+        const mp_limb_t *m = moduli[mi];
+        mp_limb_t bases[5][MAXN];
+        memset(bases, 0, sizeof bases);
+        bases[1][0] = 1;
+        mpn_sub_1(bases[2], m, n, 1);
+        bases[3][0] = 2;
+        random_below(bases[4], m, n);
+        mp_limb_t exps[7][MAXN];
+        mp_size_t elen[7] = {1, 1, 1, 1, n, n, 1};
+        memset(exps, 0, sizeof exps);
+        exps[0][0] = 1;
+        exps[1][0] = 2;
+        exps[2][0] = 31;
+        exps[3][0] = ~(mp_limb_t)0;
+        for (mp_size_t i = 0; i < n; i++)
+            exps[4][i] = ~(mp_limb_t)0;
+        random_limbs(exps[5], n);
+        for (int bi = 0; bi < 5; bi++)
+            for (int ei = 0; ei < 7; ei++) {
+                /* Above 2112 bits the costly cases (full-width exponents,
+                 * whose GMP references dominate the time) are the all-ones
+                 * exponent on the last two bases. */
+                const int full = elen[ei] == n && n > 1;
+                if (n > 33 && full && (bi < 3 || ei == 5))
+                    continue;
+                check_case("edge", bases[bi], exps[ei], elen[ei], m, n, n <= 33 || (full && n <= 64) || ei == 4);
+            }
+    }
+}
+
+/* Random moduli and bases of n limbs: the first ct_cases with full-width
+ * exponents on both paths, the next long_cases with 1 to n limbs, the rest
+ * with one or two limbs (cheap references, many cases). */
+static void check_random(mp_size_t n, long cases, long long_cases, long ct_cases)
+{
+    mp_limb_t m[MAXN], b[MAXN], e[MAXN];
+    for (long c = 0; c < cases; c++) {
+        random_modulus(m, n);
+        random_below(b, m, n);
+        mp_size_t en = c < ct_cases ? n
+                       : c < ct_cases + long_cases ? 1 + (mp_size_t)(rng_next() % (uint64_t)n)
+                                                   : 1 + (mp_size_t)(rng_next() % 2);
+        random_limbs(e, en);
+        if (rng_next() % 2)
+            e[en - 1] >>= rng_next() % 64;
+        check_case("random", b, e, en, m, n, c < ct_cases);
+    }
+}
+
+/* The layer: the reduction of any u < m R, products in place and not, and
+ * the conversions, on both the public and the secret context. */
+static void check_layer(mp_size_t n, long cases)
+{
+    mp_limb_t m[MAXN], a[MAXN], b[MAXN], x[MAXN], ma[MAXN], mb[MAXN], mr[MAXN], u[2 * MAXN];
+    for (long c = 0; c < cases; c++) {
+        random_modulus(m, n);
+        random_below(a, m, n);
+        random_below(b, m, n);
+        jbigi_adx_ctx ctx;
+        CHECK(jbigi_adx_ctx_init(&ctx, m, n, (int)(c & 1)) == 0, "ctx_init n=%ld", (long)n);
+        const mp_size_t N = ctx.N;
+        CHECK(N % 4 == 0 && N >= n && N < n + 4, "N=%ld for n=%ld", (long)N, (long)n);
+        mpz_t za, zb, zm, want, zu;
+        mpz_roinit_n(za, a, normalized_size(a, n));
+        mpz_roinit_n(zb, b, normalized_size(b, n));
+        mpz_roinit_n(zm, m, n);
+        mpz_inits(want, zu, NULL);
+
+        /* redc(u) = u / R mod m, for u = a b (below m R), fully reduced. */
+        mpn_zero(u, 2 * N);
+        mpn_mul_n(u, a, b, n);
+        jbigi_adx_redc(&ctx, mr, u);
+        mpz_mul(want, za, zb);
+        mpz_set_ui(zu, 1);
+        mpz_mul_2exp(zu, zu, (mp_bitcnt_t)(64 * N));
+        mpz_invert(zu, zu, zm);
+        mpz_mul(want, want, zu);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(mr, N, want), "redc n=%ld", (long)n);
+
+        jbigi_adx_to_mont(&ctx, ma, a);
+        jbigi_adx_to_mont(&ctx, mb, b);
+        jbigi_adx_from_mont(&ctx, x, ma);
+        CHECK(limbs_equal_mpz(x, n, za), "to_mont/from_mont round trip n=%ld", (long)n);
+        jbigi_adx_mul(&ctx, mr, ma, mb);
+        jbigi_adx_from_mont(&ctx, x, mr);
+        mpz_mul(want, za, zb);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(x, n, want), "mul n=%ld", (long)n);
+        jbigi_adx_sqr(&ctx, ma, ma); /* in place */
+        jbigi_adx_from_mont(&ctx, x, ma);
+        mpz_mul(want, za, za);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(x, n, want), "sqr in place n=%ld", (long)n);
+        mpz_clears(want, zu, NULL);
+        jbigi_adx_ctx_clear(&ctx);
+    }
+}
+
+static void check_switch(void)
+{
+    const char *env = getenv("JBIGI_ENGINE");
+    if (env != NULL && strcmp(env, "gmp") == 0)
+        CHECK(!jbigi_adx_cpu(), "JBIGI_ENGINE=gmp but the engine reports the CPU");
+    if (!jbigi_adx_cpu()) {
+        mp_limb_t m[32], b[32] = {0}, e[32] = {3}, r[32];
+        memset(m, 0xff, sizeof m);
+        CHECK(jbigi_adx_powm(r, b, e, 1, m, 32) == JBIGI_ADX_UNSUPPORTED, "powm ran without the CPU");
+        CHECK(jbigi_adx_powm_sec(r, b, e, m, 32) == JBIGI_ADX_UNSUPPORTED, "powm_sec ran without the CPU");
+    } else {
+        mp_limb_t m[MAXN + 1], b[MAXN + 1] = {0}, e[MAXN + 1] = {3}, r[MAXN + 1];
+        memset(m, 0xff, sizeof m);
+        CHECK(jbigi_adx_powm(r, b, e, 1, m, MAXN + 1) == JBIGI_ADX_UNSUPPORTED, "powm beyond 8192 bits ran");
+    }
+}
+
+int main(void)
+{
+    test_seed("test_adx");
+    check_switch();
+    if (!jbigi_adx_cpu()) {
+        SKIP(1, "the engine checks: %s",
+             getenv("JBIGI_ENGINE") && strcmp(getenv("JBIGI_ENGINE"), "gmp") == 0
+                 ? "JBIGI_ENGINE=gmp forces GMP"
+                 : "this CPU has no BMI2 and ADX");
+        return finish("test_adx");
+    }
+    /* Below 100% (valgrind): every size up to 8 limbs, then the sizes
+     * where a limb more changes the engine's padded length N. */
+    const int thin = test_scale(100) < 100;
+    for (mp_size_t n = 1; n <= MAXN; n++) {
+        if (thin && n > 8 && n % 32 != 0 && n % 32 != 1)
+            continue;
+        if ((n <= 33 || n == 48 || n == 64 || n == 65 || n == MAXN) && (!thin || n <= 8))
+            check_edge_cases(n);
+        check_layer(n, test_scale(n <= 32 ? 40 : 8));
+        /* About 200,000 exponentiations in all, most with short exponents. */
+        long cases = n <= 16 ? 8000 : n <= 32 ? 2500 : n <= 64 ? 800 : 60;
+        long longer = n <= 16 ? 500 : n <= 32 ? 50 : n <= 64 ? 8 : 2;
+        long ct = n <= 16 ? 200 : n <= 32 ? 20 : n <= 64 ? 3 : n % 4 == 0 ? 1 : 0;
+        check_random(n, test_scale(cases), test_scale(longer), ct ? test_scale(ct) : 0);
+    }
+    printf("# test_adx: %lu engine exponentiations compared with GMP\n", engine_cases);
+    return finish("test_adx");
+}
