@@ -26,6 +26,7 @@ import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -253,7 +254,9 @@ class LoadingTest {
         return out.toByteArray();
     }
 
+    /** The full speed test, about 8 s (tagged: the Java-version lane runs -n on each JDK instead). */
     @Test
+    @Tag("full-speed-test")
     void speedTestChecksAndTimesEveryOperation() throws Exception {
         Subprocess p = Subprocess.run(jar(), Collections.singletonList("-Djava.library.path=lib"),
                 "net.i2p.util.NativeBigInteger");
