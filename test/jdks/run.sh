@@ -7,7 +7,7 @@
 #  1. the speed test as a user starts it, java -jar build/jbigi.jar, in its
 #     short form (-n: native timings only): it exits 0, loads the library
 #     this machine's JDK loads from the jar, and prints nothing on stderr
-#     (on JDK 22 and later the manifest's Enable-Native-Access keeps the
+#     (on JDK 24 and later the manifest's Enable-Native-Access keeps the
 #     native-access warning away);
 #  2. every known-answer vector of test/vectors/ and LoadProbe's random
 #     cases, under -Xcheck:jni, the library loaded from the jar: the same
@@ -121,7 +121,7 @@ else
         # 2. the vectors and the random cases, -Xcheck:jni
         log=$out/$v-vectors
         # On the class path from JDK 17 on with the flag the README gives for it
-        # (JDK 22 and later warn without it); JDK 8 and 11 need none.
+        # (JDK 24 and later warn without it); JDK 8 and 11 need none.
         access=""
         [ "$feature" -ge 17 ] && access=--enable-native-access=ALL-UNNAMED
         "$java" -Xcheck:jni $access -Djava.library.path="$empty" -cp "build/jbigi.jar:$classes" \

@@ -241,7 +241,7 @@ class LoadingTest {
             Attributes main = jar.getManifest().getMainAttributes();
             assertTrue(main.getValue("Implementation-Version") != null, "no Implementation-Version");
             assertEquals("net.i2p.jbigi", main.getValue("Automatic-Module-Name"));
-            // java -jar on JDK 22 and later: no native-access warning.
+            // java -jar on JDK 24 and later: no native-access warning.
             assertEquals("ALL-UNNAMED", main.getValue("Enable-Native-Access"));
         }
     }

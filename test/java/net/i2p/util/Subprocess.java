@@ -57,7 +57,7 @@ final class Subprocess {
 
     /**
      * This JVM's java launcher, and on JDK 17 and later the option the README
-     * gives class-path users (without it JDK 22 and later print a
+     * gives class-path users (without it JDK 24 and later print a
      * native-access warning, which the tests that read a child's output
      * would take for the library's).  JDK 8 to 16 reject the option.
      */
