@@ -99,19 +99,27 @@ patch_programs() { # root jdk-home
     done
 }
 
+runs() { "$1/bin/java" -version >/dev/null 2>&1; }
+
+# A JDK that no longer runs (the paths patched in are absolute: build/ was
+# moved) is set up anew, with its release; first, before any is fetched.
+for version in "$@"; do
+    home=$top/java-$version
+    if [ -L "$home" ] && ! runs "$home"; then
+        echo "JDK $version in $home does not run: Debian $(release_of "$version")'s packages are unpacked anew"
+        rm -rf "${top:?}/$(release_of "$version")"
+    fi
+done
+
 missing=""
 for version in "$@"; do
     home=$top/java-$version
     release=$(release_of "$version")
-    if [ -L "$home" ]; then
-        if "$home/bin/java" -version >/dev/null 2>&1; then
-            echo "JDK $version already in $home"
-            continue
-        fi
-        # The paths patched in are absolute: moved, it is set up anew.
-        echo "JDK $version in $home does not run: fetching Debian $release's again"
-        rm -rf "${top:?}/$release" "$home"
+    if runs "$home"; then
+        echo "JDK $version already in $home"
+        continue
     fi
+    rm -f "$home"
     package=openjdk-$version-jre-headless
     if ! prepare_release "$release"; then
         echo "JDK $version: Debian $release's package lists or C library could not be fetched" >&2
@@ -119,8 +127,8 @@ for version in "$@"; do
         continue
     fi
     dir=$top/$release
-    if ! (cd "$dir/debs" && apt_release "$release" download "$package") >>"$dir/apt.log" 2>&1; then
-        tail -n 3 "$dir/apt.log" >&2
+    if ! (cd "$dir/debs" && apt_release "$release" download "$package") >"$dir/download-$version.log" 2>&1; then
+        tail -n 3 "$dir/download-$version.log" >&2
         echo "JDK $version: Debian $release has no $package" >&2
         missing="$missing $version"
         continue
