@@ -65,8 +65,9 @@ prepare_release() { # release
     if [ "$(id -u)" -eq 0 ] && id _apt >/dev/null 2>&1; then chown _apt "$dir/debs"; fi
     (cd "$dir/debs" && apt_release "$1" download libc6 libstdc++6 libgcc-s1 zlib1g) \
         >>"$dir/apt.log" 2>&1 || { tail -n 5 "$dir/apt.log" >&2; return 1; }
+    # Unpacked, the packages are not needed again (about 220 MB for all).
     for deb in "$dir"/debs/*.deb; do
-        dpkg -x "$deb" "$dir/root"
+        dpkg -x "$deb" "$dir/root" && rm -f "$deb"
     done
     touch "$dir/base-unpacked"
 }
@@ -133,7 +134,8 @@ for version in "$@"; do
         missing="$missing $version"
         continue
     fi
-    dpkg -x "$dir"/debs/"$package"_*.deb "$dir/root"
+    deb=$(basename "$dir"/debs/"$package"_*.deb)
+    dpkg -x "$dir/debs/$deb" "$dir/root" && rm -f "$dir/debs/$deb"
     jvm=$dir/root/usr/lib/jvm/java-$version-openjdk-amd64
     # JDK 8's runtime is in jre/ (its bin/java, if any, is a link into it).
     [ -x "$jvm/jre/bin/java" ] && jvm=$jvm/jre
@@ -145,6 +147,6 @@ for version in "$@"; do
         continue
     fi
     ln -sfn "$jvm" "$home"
-    echo "JDK $version in $home: $(basename "$dir"/debs/"$package"_*.deb) ($(head -n 1 "$dir/java-$version.version"))"
+    echo "JDK $version in $home: $deb ($(head -n 1 "$dir/java-$version.version"))"
 done
 [ -z "$missing" ] || { echo "not fetched:$missing" >&2; exit 1; }
