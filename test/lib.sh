@@ -50,15 +50,6 @@ junit_classes() {
 # Compiles the JUnit tests into $1/classes and runs them with the JVM options
 # that follow, output in $1/junit.log (printed), then adds the outcome to the
 # counters.  Needs JAVA, JAVAC, JUNIT_JAR and build/classes.
-#
-# Counting: a successful test passes; a failed test fails; a test that was
-# skipped (disabled) or aborted (an assumption did not hold) is skipped.  A
-# failed container (a test class that did not initialise, a @BeforeAll that
-# threw) counts as one failure, an aborted one (an assumption in @BeforeAll)
-# as one skip.  A test class that never shows up in the run (it could not be
-# loaded: JUnit's class-path scan drops such a class without a word), a JNI
-# warning from -Xcheck:jni, no summary (the JVM died), or a non-zero exit
-# with nothing counted as failed, each count as one more failure.
 junit_suite() { # out-dir jvm-options...
     j_out=$1
     shift
@@ -76,20 +67,45 @@ junit_suite() { # out-dir jvm-options...
         failed=$((failed + 1))
         return
     fi
-    # The ASCII tree does not depend on the locale's character set; the
-    # class check below reads it.
-    $JAVA "$@" -cp "build/classes:$j_out/classes:$JUNIT_JAR" \
-        org.junit.platform.console.ConsoleLauncher --disable-banner --details=tree --details-theme=ascii \
-        --disable-ansi-colors --scan-classpath "$j_out/classes" >"$j_out/junit.log" 2>&1
-    j_rc=$?
-    cat "$j_out/junit.log"
-    junit_tally "$j_out/junit.log" "$j_rc"
+    junit_run "$JAVA" "$j_out/junit.log" "$j_out/classes" "--scan-classpath $j_out/classes" "$(junit_classes)" "$@"
 }
 
-# Adds the outcome of the JUnit run logged in $1 (exit code $2) to the counters.
-junit_tally() { # log exit-code
+# Runs JUnit with java $1 over the test classes in $3, selected by the
+# launcher options $4 (e.g. --scan-classpath DIR, or --select-class and
+# --exclude-tag options), with the JVM options that follow $5; output in log
+# $2 (printed), then adds the outcome to the counters, every class of the
+# list $5 having to show up in the run.
+#
+# Counting: a successful test passes; a failed test fails; a test that was
+# skipped (disabled) or aborted (an assumption did not hold) is skipped.  A
+# failed container (a test class that did not initialise, a @BeforeAll that
+# threw) counts as one failure, an aborted one (an assumption in @BeforeAll)
+# as one skip.  A test class that never shows up in the run (it could not be
+# loaded: JUnit's class-path scan drops such a class without a word), a JNI
+# warning from -Xcheck:jni, no summary (the JVM died), or a non-zero exit
+# with nothing counted as failed, each count as one more failure.
+junit_run() { # java log classes-dir launcher-options classes jvm-options...
+    j_java=$1 j_log=$2 j_classes=$3 j_select=$4 j_expected=$5
+    shift 5
+    # The ASCII tree does not depend on the locale's character set; the
+    # class check below reads it.
+    # shellcheck disable=SC2086 # j_select is a list of options
+    "$j_java" "$@" -cp "build/classes:$j_classes:$JUNIT_JAR" \
+        org.junit.platform.console.ConsoleLauncher --disable-banner --details=tree --details-theme=ascii \
+        --disable-ansi-colors $j_select >"$j_log" 2>&1
+    j_rc=$?
+    cat "$j_log"
+    junit_tally "$j_log" "$j_rc" "$j_expected"
+}
+
+# Adds the outcome of the JUnit run logged in $1 (exit code $2) to the
+# counters; $3: the test classes that must have run.
+junit_tally() { # log exit-code classes
     j_failed_before=$failed
-    j_warnings=$(grep -c -E 'WARNING in native method|FATAL ERROR in native method|^WARNING: JNI' "$1")
+    # JNI_WARNINGS_NOT_OURS: a line the JDK's own native code prints (the
+    # caller has shown it is not the library's), not counted.
+    j_warnings=$(grep -E 'WARNING in native method|FATAL ERROR in native method|^WARNING: JNI' "$1" |
+        grep -c -v -x -F -e "${JNI_WARNINGS_NOT_OURS:-}")
     if [ "$j_warnings" -gt 0 ]; then
         echo "!! -Xcheck:jni printed $j_warnings warning line(s): counted as failed" >&2
         failed=$((failed + 1))
@@ -106,7 +122,7 @@ junit_tally() { # log exit-code
         failed=$((failed + 1))
         return
     fi
-    for j_class in $(junit_classes); do
+    for j_class in $3; do
         grep -q -E "^[| ]*[+']-- $j_class \[" "$1" || {
             echo "!! JUnit: $j_class did not run (it could not be loaded?): counted as failed" >&2
             failed=$((failed + 1))

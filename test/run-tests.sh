@@ -39,12 +39,21 @@ rc=$?
 cat "$out/engines.log"
 tally "$out/engines.log" check-engines "$rc"
 
+# ---- JDKs 8, 11, 21, 25 and 26 from other Debian releases (fetched once into build/jdks/) ----
+# For the Java-version lane below, and NativeAccessTest runs on JDK 25 or
+# 26 (24 and later); a JDK that could not be fetched is skipped there, counted.
+sh test/jdks/fetch-jdks.sh >"$out/fetch-jdks.log" 2>&1 ||
+    echo "# some JDKs could not be fetched: see $out/fetch-jdks.log"
+. test/jdks/jdk.sh
+newer_java=$(jdk_java 25 || jdk_java 26)
+
 # ---- JUnit 5 tests, against lib/libjbigi.so ----
 # -Xcheck:jni: the JVM checks every JNI call the library makes and prints a
 # warning for any misuse; a warning counts as a failure.
 # -Djbigi.soak=true: the million-call leak soak (about 20 s) runs too.
+# -Djbigi.test.newJava: the JDK 24 or later NativeAccessTest runs the jar on.
 junit_suite "$out" -Xcheck:jni -Djava.library.path=lib -Djbigi.test.jar=build/jbigi.jar -Djbigi.soak=true \
-    -Djbigi.vectors=test/vectors/modpow-public.txt
+    -Djbigi.vectors=test/vectors/modpow-public.txt ${newer_java:+-Djbigi.test.newJava="$newer_java"}
 
 # ---- the jar on emulated CPUs (qemu-user): the right variant or a clean refusal, never SIGILL ----
 sh test/emulated/run.sh >"$out/emulated.log" 2>&1
@@ -57,6 +66,12 @@ JAVA="$JAVA" JAVAC="$JAVAC" sh test/jcpuid/run.sh >"$out/jcpuid.log" 2>&1
 rc=$?
 cat "$out/jcpuid.log"
 tally "$out/jcpuid.log" jcpuid "$rc"
+
+# ---- the jar on every Java from 8 to 26 ----
+JAVA="$JAVA" JAVAC="$JAVAC" sh test/jdks/run.sh >"$out/jdks.log" 2>&1
+rc=$?
+cat "$out/jdks.log"
+tally "$out/jdks.log" jdks "$rc"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -26,6 +26,7 @@ import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -240,7 +241,7 @@ class LoadingTest {
             Attributes main = jar.getManifest().getMainAttributes();
             assertTrue(main.getValue("Implementation-Version") != null, "no Implementation-Version");
             assertEquals("net.i2p.jbigi", main.getValue("Automatic-Module-Name"));
-            // java -jar on JDK 22 and later: no native-access warning.
+            // java -jar on JDK 24 and later: no native-access warning.
             assertEquals("ALL-UNNAMED", main.getValue("Enable-Native-Access"));
         }
     }
@@ -253,7 +254,9 @@ class LoadingTest {
         return out.toByteArray();
     }
 
+    /** The full speed test, about 8 s (tagged: the Java-version lane runs -n on each JDK instead). */
     @Test
+    @Tag("full-speed-test")
     void speedTestChecksAndTimesEveryOperation() throws Exception {
         Subprocess p = Subprocess.run(jar(), Collections.singletonList("-Djava.library.path=lib"),
                 "net.i2p.util.NativeBigInteger");

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * JDK 22 and later restrict loading native code: a warning on stderr
+ * JDK 24 and later restrict loading native code: a warning on stderr
  * unless native access is enabled, and with --illegal-native-access=deny
- * (JDK 24 and later) an IllegalCallerException.  The jar's manifest enables
+ * an IllegalCallerException.  The jar's manifest enables
  * it for java -jar; a class-path user passes the flag; and where it is
  * denied the status must say so and name the flag.  These tests need a JDK
  * 24 or later beside the one running them (-Djbigi.test.newJava=.../bin/java,

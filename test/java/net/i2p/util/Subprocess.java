@@ -31,8 +31,7 @@ final class Subprocess {
     /** The same, with these variables added to the environment. */
     static Subprocess runWithEnvironment(Map<String, String> environment, String classPath, List<String> jvmOptions,
             String mainClass, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<String>();
-        command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        List<String> command = javaCommand();
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classPath);
@@ -54,6 +53,26 @@ final class Subprocess {
             throw new IOException("timed out: " + command);
         }
         return new Subprocess(process.exitValue(), new String(buffer.toByteArray(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * This JVM's java launcher, and on JDK 17 and later the option the README
+     * gives class-path users (without it JDK 24 and later print a
+     * native-access warning, which the tests that read a child's output
+     * would take for the library's).  JDK 8 to 16 reject the option.
+     */
+    static List<String> javaCommand() {
+        List<String> command = new ArrayList<String>();
+        command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        if (javaFeatureVersion() >= 17)
+            command.add("--enable-native-access=ALL-UNNAMED");
+        return command;
+    }
+
+    /** 8 for Java 8 ("1.8"), else the feature version: 11, 17, 25... */
+    static int javaFeatureVersion() {
+        String v = System.getProperty("java.specification.version");
+        return Integer.parseInt(v.startsWith("1.") ? v.substring(2) : v);
     }
 
     /** The class path entry holding the given class file, e.g. the main or the test classes. */
