@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "adx.h"
+#include "limb_inverse.h"
 #include "cpu_check.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
@@ -150,15 +151,6 @@ void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
 
 #endif
 
-/* -m0^-1 mod 2^64 by Newton's iteration (3, 6, ... 96 correct bits). */
-static mp_limb_t negated_inverse(mp_limb_t m0)
-{
-    mp_limb_t x = m0;
-    for (int i = 0; i < 5; i++)
-        x *= 2 - m0 * x;
-    return -x;
-}
-
 int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int secret)
 {
     const mp_size_t N = (n + 3) & ~(mp_size_t)3;
@@ -166,7 +158,7 @@ int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int 
     ctx->n = n;
     ctx->N = N;
     ctx->secret = secret != 0;
-    ctx->k0 = negated_inverse(m[0]);
+    ctx->k0 = jbigi_negated_inverse(m[0]);
     /* m, rr, one; and for R^2 mod m: 2 N + 1 limbs of 2^(128 N) and the
      * division's scratch (or quotient). */
     const mp_size_t div_scratch = secret ? mpn_sec_div_r_itch(2 * N + 1, n) : 2 * N + 2 - n;

@@ -46,6 +46,7 @@
  * than the public mpn_addmul_1 loop used here.
  */
 #include "fixedbase.h"
+#include "limb_inverse.h"
 
 #include "engine.h"
 #include "ifma.h"
@@ -125,15 +126,6 @@ static size_t limbs_of_table(size_t n, unsigned rows, unsigned blocks, int ifma)
 size_t jbigi_fb_table_limbs(size_t n, unsigned rows, unsigned blocks)
 {
     return limbs_of_table(n, rows, blocks, ifma_format_for(n));
-}
-
-/* -m0^-1 mod 2^bits by Newton's iteration: each step doubles the correct bits. */
-static mp_limb_t negated_inverse(mp_limb_t m0)
-{
-    mp_limb_t x = m0; /* m0 * m0 = 1 mod 8 for odd m0: 3 bits right */
-    for (int i = 0; i < 6; i++)
-        x *= 2 - m0 * x;
-    return -x;
 }
 
 /*
@@ -397,7 +389,7 @@ static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
     if (block_bits < 1 || block_bits > max_block_bits((size_t)n, (unsigned)rows, (unsigned)blocks))
         return 0;
     const mp_limb_t *modulus = table + HDR_SIZE;
-    if ((modulus[0] & 1) == 0 || modulus[n - 1] == 0 || table[HDR_MINV] != negated_inverse(modulus[0]))
+    if ((modulus[0] & 1) == 0 || modulus[n - 1] == 0 || table[HDR_MINV] != jbigi_negated_inverse(modulus[0]))
         return 0;
     k->n = (mp_size_t)n;
     k->rows = (unsigned)rows;
@@ -451,7 +443,7 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
     table[HDR_BLOCKS] = blocks;
     table[HDR_BLOCK_BITS] = (mp_limb_t)block_bits;
     mpn_copyi(table + HDR_SIZE, mpz_limbs_read(m), n);
-    table[HDR_MINV] = negated_inverse(table[HDR_SIZE]);
+    table[HDR_MINV] = jbigi_negated_inverse(table[HDR_SIZE]);
 
     struct comb k;
     if (!read_comb(&k, table, table_limbs))

@@ -65,6 +65,7 @@
 
 #include "ifma.h"
 #include "ifma_intrin.h"
+#include "limb_inverse.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
 
@@ -184,14 +185,10 @@ void jbigi_ifma_ctx_clear(jbigi_ifma_ctx *ctx)
     memset(ctx, 0, sizeof *ctx);
 }
 
-/* -m^-1 mod 2^52 by Newton's iteration, fixed step count (m odd): each step
- * doubles the correct low bits, from 3 (m m = 1 mod 8) to 96. */
+/* -m^-1 mod 2^52 (m odd). */
 static uint64_t neg_inverse52(uint64_t m0)
 {
-    uint64_t inv = m0;
-    for (int i = 0; i < 5; i++)
-        inv *= 2 - m0 * inv;
-    return (0 - inv) & M52;
+    return jbigi_negated_inverse(m0) & M52;
 }
 
 /* R^2 mod m, R = 2^(52 N), into ctx->rr; 0 or JBIGI_IFMA_NO_MEMORY. */

@@ -18,6 +18,7 @@
  * exponent 0, base not yet reduced into [0, m).
  */
 #include "small_powm.h"
+#include "limb_inverse.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,16 +35,6 @@ typedef uint64_t wide;
 #error "small_powm.c needs 32- or 64-bit GMP limbs without nails"
 #endif
 #define LIMB_BITS GMP_LIMB_BITS
-
-/* -m0^-1 mod 2^LIMB_BITS by Newton's iteration: each step doubles the
- * correct bits (3, 6, ... 192: enough for 64-bit limbs, more than enough for 32). */
-static mp_limb_t negated_inverse(mp_limb_t m0)
-{
-    mp_limb_t x = m0; /* right to 3 bits for odd m0 */
-    for (int i = 0; i < 6; i++)
-        x *= 2 - m0 * x;
-    return -x;
-}
 
 /*
  * r = a b / 2^(LIMB_BITS n) mod m for a, b in [0, m), r in [0, m).  r may alias a
@@ -202,7 +193,7 @@ int jbigi_small_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_si
         en--;
     if (en == 0 || n < 1 || n > JBIGI_SMALL_MAX_LIMBS)
         return -1;
-    const small_ctx ctx = {m, negated_inverse(m[0])};
+    const small_ctx ctx = {m, jbigi_negated_inverse(m[0])};
     const int rc = n == 1 ? jbigi_drive_window(&small_ops_1, &ctx, r, b, e, en)
                           : jbigi_drive_window(&small_ops_2, &ctx, r, b, e, en);
     return rc == JBIGI_DRIVER_OK ? 0 : -1;

@@ -59,7 +59,7 @@ model=$(ifma_model_unless_cpu "$CLANG" "$out") || {
     echo "!! test/c/test_avx512_model.c did not compile: cannot tell whether this CPU has AVX-512 IFMA" >&2
     failed=$((failed + 1))
 }
-[ -z "$model" ] || echo "# no AVX-512 IFMA here: fuzz_ifma runs the engine on the model of its instructions"
+[ -z "$model" ] || echo "# no AVX-512 IFMA here: fuzz_engines runs the IFMA engine on the model of its instructions"
 flags="$flags $model"
 
 objects_ok=1

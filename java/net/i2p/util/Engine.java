@@ -64,12 +64,15 @@ final class Engine {
      * engine's name; "gmp" for a library without engines (I2P's).
      */
     static String select() {
-        String wanted = JbigiProperties.get("jbigi.engine", "auto").trim().toLowerCase(java.util.Locale.ROOT);
+        // Unset: the library's own choice stands (auto, or JBIGI_ENGINE from the environment).
+        String wanted = JbigiProperties.get("jbigi.engine", "").trim().toLowerCase(java.util.Locale.ROOT);
         try {
-            try {
-                nativeForce(wanted);
-            } catch (UnsatisfiedLinkError older) {
-                nativeForceGmp(wanted.equals(GMP));
+            if (!wanted.isEmpty()) {
+                try {
+                    nativeForce(wanted);
+                } catch (UnsatisfiedLinkError older) {
+                    nativeForceGmp(wanted.equals(GMP));
+                }
             }
             return nativeName();
         } catch (UnsatisfiedLinkError e) {

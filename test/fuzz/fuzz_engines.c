@@ -1,5 +1,6 @@
 /*
- * fuzz_ifma.c - libFuzzer target for the AVX-512 IFMA engine (src/ifma*.c).
+ * fuzz_engines.c - libFuzzer target for the Montgomery engines: AVX-512 IFMA
+ * (src/ifma*.c) and MULX/ADX (src/adx*.c), each on the same input.
  *
  * Input: one byte for n, the modulus size in limbs (1 to 48 for bytes below
  * 240, else one of 53, 58, ..., 128), one byte of flags, then the modulus,
@@ -10,13 +11,13 @@
  * is reduced mod m (as the caller must), and the exponent has 1 to n limbs
  * (flags >> 4, mod n); flags & 8 also runs the constant-time path.
  *
- * jbigi_ifma_powm must equal mpz_powm and jbigi_ifma_powm_sec must equal
- * mpz_powm_sec (1 mod m for e = 0, which GMP's refuses), limb for limb, and
- * neither may write past its n result limbs (AddressSanitizer sees the
- * heap copies).  Any difference aborts: libFuzzer saves the input.
+ * Each engine's powm must equal mpz_powm and its powm_sec mpz_powm_sec (1
+ * mod m for e = 0, which GMP's refuses), limb for limb, and neither may
+ * write past its n result limbs (AddressSanitizer sees the heap copies).
+ * Any difference aborts: libFuzzer saves the input.
  *
- * Without IFMA (or with JBIGI_ENGINE=gmp) the engine must refuse every call
- * with JBIGI_IFMA_UNSUPPORTED; nothing else is checked then.
+ * An engine this CPU cannot run (or with JBIGI_ENGINE=gmp) must refuse
+ * every call as unsupported; nothing else is checked for it then.
  *
  * Built and run with the other targets by test/fuzz/run-fuzz.sh (make fuzz).
  */
@@ -26,9 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adx.h"
 #include "ifma.h"
 
-#define FUZZ_TARGET_NAME "fuzz_ifma"
+#define FUZZ_TARGET_NAME "fuzz_engines"
 #include "fuzz.h"
 
 /* Reads up to 8 n bytes into n limbs, filling what the input lacks. */
@@ -48,6 +50,18 @@ static mp_size_t top(const mp_limb_t *x, mp_size_t n)
         n--;
     return n;
 }
+
+/* The engines, as the fuzzer calls them. */
+static const struct {
+    const char *name;
+    int (*cpu)(void);
+    int (*powm)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t, const mp_limb_t *, mp_size_t);
+    int (*powm_sec)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t);
+    int unsupported;
+} engines[] = {
+    {"ifma", jbigi_ifma_cpu, jbigi_ifma_powm, jbigi_ifma_powm_sec, JBIGI_IFMA_UNSUPPORTED},
+    {"adx", jbigi_adx_cpu, jbigi_adx_powm, jbigi_adx_powm_sec, JBIGI_ADX_UNSUPPORTED},
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -90,27 +104,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         e[i] = 0;
     mpz_roinit_n(ze, e, top(e, en));
 
-    if (!jbigi_ifma_cpu()) {
-        REQUIRE(jbigi_ifma_powm(r, b, e, en, m, n) == JBIGI_IFMA_UNSUPPORTED, "ran without IFMA");
-        REQUIRE(jbigi_ifma_powm_sec(r, b, e, m, n) == JBIGI_IFMA_UNSUPPORTED, "ran without IFMA");
-        goto done;
-    }
-
     mpz_powm(want, zb, ze, zm);
-    REQUIRE(jbigi_ifma_powm(r, b, e, en, m, n) == 0, "powm failed, n=%ld", (long)n);
-    REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want) == 0, "powm differs from mpz_powm, n=%ld", (long)n);
-
+    mpz_t want_sec;
+    mpz_init(want_sec);
     if (!with_ct)
-        goto done;
-    if (mpz_sgn(ze) > 0)
-        mpz_powm_sec(want, zb, ze, zm);
+        ; /* not needed */
+    else if (mpz_sgn(ze) > 0)
+        mpz_powm_sec(want_sec, zb, ze, zm);
     else
-        mpz_set_ui(want, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
-    REQUIRE(jbigi_ifma_powm_sec(r, b, e, m, n) == 0, "powm_sec failed, n=%ld", (long)n);
-    REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want) == 0, "powm_sec differs from mpz_powm_sec, n=%ld",
-            (long)n);
+        mpz_set_ui(want_sec, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
+    for (size_t k = 0; k < sizeof engines / sizeof engines[0]; k++) {
+        const char *name = engines[k].name;
+        if (!engines[k].cpu()) {
+            REQUIRE(engines[k].powm(r, b, e, en, m, n) == engines[k].unsupported, "%s ran without its CPU", name);
+            REQUIRE(engines[k].powm_sec(r, b, e, m, n) == engines[k].unsupported, "%s ran without its CPU", name);
+            continue;
+        }
+        REQUIRE(engines[k].powm(r, b, e, en, m, n) == 0, "%s powm failed, n=%ld", name, (long)n);
+        REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want) == 0, "%s powm differs from mpz_powm, n=%ld", name,
+                (long)n);
+        if (!with_ct)
+            continue;
+        REQUIRE(engines[k].powm_sec(r, b, e, m, n) == 0, "%s powm_sec failed, n=%ld", name, (long)n);
+        REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want_sec) == 0,
+                "%s powm_sec differs from mpz_powm_sec, n=%ld", name, (long)n);
+    }
+    mpz_clear(want_sec);
 
-done:
     mpz_clears(zb, want, NULL);
     free(m);
     free(b);

@@ -1,0 +1,100 @@
+package net.i2p.util;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each engine forced in turn, in fresh JVMs with the library from
+ * java.library.path: -Djbigi.engine=gmp, adx, ifma, auto and an unknown name,
+ * and JBIGI_ENGINE=adx from the environment.  Every result must equal
+ * BigInteger's (EngineProbe: modPow with positive and negative exponents and
+ * modPowCT, 64 to 4096 bits); the engine named must be the one asked for
+ * where this CPU runs it, and otherwise the status must say the request was
+ * not followed.
+ */
+class EngineChoiceTest {
+    private static String field(Subprocess p, String name) {
+        for (String line : p.output.split("\n")) {
+            if (line.startsWith(name + "="))
+                return line.substring(name.length() + 1);
+        }
+        throw new AssertionError("no " + name + "= line in:\n" + p.output);
+    }
+
+    private static Subprocess probe(Map<String, String> environment, String... options) throws Exception {
+        List<String> jvm = new ArrayList<>(Arrays.asList("-Xcheck:jni",
+                "-Djava.library.path=" + System.getProperty("java.library.path")));
+        jvm.addAll(Arrays.asList(options));
+        Subprocess p = Subprocess.runWithEnvironment(environment,
+                Subprocess.mainClasses() + java.io.File.pathSeparator + Subprocess.testClasses(), jvm,
+                "net.i2p.util.EngineProbe");
+        assertEquals(0, p.exitCode, p.output);
+        assertEquals("true", field(p, "native"), p.output);
+        assertEquals("0", field(p, "wrong"), p.output);
+        return p;
+    }
+
+    /** The CPU flags /proc/cpuinfo shows (empty where there is none). */
+    private static List<String> cpuFlags() throws Exception {
+        if (!Files.isReadable(Paths.get("/proc/cpuinfo")))
+            return Collections.emptyList();
+        for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"), StandardCharsets.UTF_8)) {
+            if (line.startsWith("flags"))
+                return Arrays.asList(line.substring(line.indexOf(':') + 1).trim().split("\\s+"));
+        }
+        return Collections.emptyList();
+    }
+
+    private static final String REFUSED = "the engine asked for is not known or this CPU cannot run it";
+
+    @Test
+    void gmpForcedIsGmp() throws Exception {
+        Subprocess p = probe(Collections.<String, String>emptyMap(), "-Djbigi.engine=gmp");
+        assertEquals("gmp", field(p, "engine"), p.output);
+        assertFalse(field(p, "status").contains(REFUSED), p.output);
+    }
+
+    @Test
+    void adxForcedRunsWhereTheCpuHasIt() throws Exception {
+        boolean adxHere = cpuFlags().containsAll(Arrays.asList("adx", "bmi2"));
+        for (Subprocess p : Arrays.asList(probe(Collections.<String, String>emptyMap(), "-Djbigi.engine=adx"),
+                probe(Collections.singletonMap("JBIGI_ENGINE", "adx")))) {
+            if (adxHere) {
+                assertEquals("adx", field(p, "engine"), p.output);
+            } else {
+                assertFalse("adx".equals(field(p, "engine")), p.output);
+                assertTrue(field(p, "status").contains(REFUSED), p.output);
+            }
+        }
+    }
+
+    @Test
+    void ifmaForcedRunsWhereTheCpuHasIt() throws Exception {
+        Subprocess p = probe(Collections.<String, String>emptyMap(), "-Djbigi.engine=ifma");
+        if (cpuFlags().contains("avx512ifma"))
+            assertEquals("avx512-ifma", field(p, "engine"), p.output);
+        else
+            assertTrue(field(p, "status").contains(REFUSED), p.output);
+    }
+
+    @Test
+    void autoAndUnknownNamesChoosePerCall() throws Exception {
+        Subprocess auto = probe(Collections.<String, String>emptyMap(), "-Djbigi.engine=auto");
+        assertFalse(field(auto, "status").contains(REFUSED), auto.output);
+        Subprocess unknown = probe(Collections.<String, String>emptyMap(), "-Djbigi.engine=fastest");
+        assertEquals(field(auto, "engine"), field(unknown, "engine"), unknown.output);
+        assertTrue(field(unknown, "status").contains(REFUSED), unknown.output);
+    }
+}
