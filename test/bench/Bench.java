@@ -90,6 +90,8 @@ public final class Bench {
     /** Every case, in the order measured: the CSV. */
     private final List<Case> cases = new ArrayList<>();
     private final List<Row> rows = new ArrayList<>();
+    /** OpenSSL's version when rawgmp runs its exponentiations, else null. */
+    private String openSslVersion;
     private final List<FixedBaseRow> fixedBaseRows = new ArrayList<>();
     private final List<WipeRow> wipeRows = new ArrayList<>();
     private final List<Group> groups = new ArrayList<>();
@@ -128,6 +130,7 @@ public final class Bench {
 
         BenchRawGmp raw = options.rawgmp == null ? null : new BenchRawGmp(options.rawgmp, inputsFile);
         try {
+            openSslVersion = raw == null ? null : raw.openssl();
             printRawGmp(raw);
             computeExpected(sets.values());
             addGroups(sets, raw);
@@ -141,6 +144,7 @@ public final class Bench {
         System.out.println();
         BenchReport.printTable(System.out, rows, options.samples, options.sampleMillis);
         BenchReport.printEngines(System.out, rows);
+        BenchReport.printOpenSsl(System.out, rows);
         BenchReport.printFixedBase(System.out, fixedBaseRows);
         BenchReport.printWiping(System.out, wipeRows,
                 options.wipe && raw == null && Arrays.stream(options.sizes).anyMatch(BenchOptions::wipeSize));
@@ -166,6 +170,8 @@ public final class Bench {
             return;
         }
         System.out.println("raw GMP: " + raw.gmpVersion + ", built with: " + raw.gmpCflags);
+        System.out.println("OpenSSL: " + (openSslVersion == null
+                ? "not measured (rawgmp built without libcrypto: apt-get install libssl-dev)" : openSslVersion));
         if (!raw.gmpVersion.equals(NativeBigInteger.getLibGMPVersion())) {
             System.out.println("WARNING: the raw C program runs GMP " + raw.gmpVersion + " but jbigi runs GMP "
                     + NativeBigInteger.getLibGMPVersion() + ": the native/raw C ratios compare different GMPs.");
@@ -259,47 +265,94 @@ public final class Bench {
             jbigiCT = add(group, powCT, set, "NativeBigInteger",
                     k -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k]));
         }
-        // Where the IFMA engine runs, the same calls with GMP forced, interleaved
-        // with the rest: the two engines side by side in one run.
-        Case gmpPow = null;
-        Case gmpPowCT = null;
-        if (!i2p && bothEngines(set.bits)) {
-            gmpPow = add(group, "modPow-gmp", set, "NativeBigInteger",
-                    k -> withGmp(() -> NativeBigInteger.modPow(base[k], exponent[k], nativeModulus[k])));
-            gmpPowCT = add(group, "modPowCT-gmp", set, "NativeBigInteger",
-                    k -> withGmp(() -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k])));
+        // Where the engine chosen per call is not GMP, the same calls with GMP
+        // forced, and with every other engine this CPU runs forced, interleaved
+        // with the rest: the engines side by side in one run.
+        List<Case> forcedPow = new ArrayList<>();
+        List<Case> forcedPowCT = new ArrayList<>();
+        if (!i2p) {
+            for (String engine : forcedEngines(set.bits)) {
+                forcedPow.add(add(group, "modPow-" + engine, set, "NativeBigInteger",
+                        k -> withEngine(engine, () -> NativeBigInteger.modPow(base[k], exponent[k], nativeModulus[k]))));
+                forcedPowCT.add(add(group, "modPowCT-" + engine, set, "NativeBigInteger",
+                        k -> withEngine(engine, () -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k]))));
+            }
         }
         Case rawPow = addRaw(group, raw, pow, set, "powm", null, "raw-C");
         Case rawSec = addRaw(group, raw, powCT, set, "powm_sec", null, "raw-C");
-        for (Case c : new Case[] {java, jbigi, sameBase, gmpPow, rawPow})
+        // OpenSSL's BN_mod_exp_mont and BN_mod_exp_mont_consttime on the same
+        // inputs: the anchor (rows "modPow-openssl", "modPowCT-openssl").
+        Case openSsl = null;
+        Case openSslCT = null;
+        if (!i2p && openSslVersion != null) {
+            openSsl = addRaw(group, raw, "modPow-openssl", set, "openssl_powm", null, "OpenSSL");
+            openSslCT = addRaw(group, raw, "modPowCT-openssl", set, "openssl_powm_sec", null, "OpenSSL");
+        }
+        List<Case> powCases = new ArrayList<>(Arrays.asList(java, jbigi, sameBase, rawPow, openSsl));
+        powCases.addAll(forcedPow);
+        List<Case> powCTCases = new ArrayList<>(Arrays.asList(jbigiCT, rawSec, openSslCT));
+        powCTCases.addAll(forcedPowCT);
+        for (Case c : powCases)
             link(c, java, rawPow);
-        for (Case c : new Case[] {jbigiCT, gmpPowCT, rawSec})
+        for (Case c : powCTCases)
             link(c, java, rawSec);
         rows.add(new Row(pow, set.bits, java, jbigi, rawPow));
-        if (gmpPow != null)
-            rows.add(new Row(gmpPow.operation, set.bits, java, gmpPow, rawPow));
+        for (Case c : forcedPow)
+            rows.add(new Row(c.operation, set.bits, java, c, rawPow));
         if (sameBase != null)
             rows.add(new Row(sameBase.operation, set.bits, java, sameBase, rawPow));
         rows.add(new Row(powCT, set.bits, java, jbigiCT, rawSec));
-        if (gmpPowCT != null)
-            rows.add(new Row(gmpPowCT.operation, set.bits, java, gmpPowCT, rawSec));
+        for (Case c : forcedPowCT)
+            rows.add(new Row(c.operation, set.bits, java, c, rawSec));
+        if (openSsl != null) {
+            rows.add(new Row(openSsl.operation, set.bits, java, openSsl, rawPow));
+            rows.add(new Row(openSslCT.operation, set.bits, java, openSslCT, rawSec));
+        }
         if (fixedSet != null)
             addFixedBaseCases(group, fixedSet, new FixedBaseRow(set.bits, java, jbigi, jbigiCT, rawPow, rawSec));
         groups.add(group);
     }
 
-    /** Whether the IFMA engine runs here at this size, so that GMP-forced rows mean something. */
-    private static boolean bothEngines(int bits) {
-        return bits >= 512 && "avx512-ifma".equals(NativeBigInteger.engine());
+    /**
+     * The engines to time forced at this size beside the per-call choice:
+     * GMP where the choice is another engine (IFMA from 512 bits), and each
+     * other engine this CPU runs ("adx", "ifma"), except the one chosen.
+     */
+    private static List<String> forcedEngines(int bits) {
+        String chosen = NativeBigInteger.engine();
+        List<String> engines = new ArrayList<>();
+        if (bits >= 512 && !"gmp".equals(chosen))
+            engines.add("gmp");
+        for (String engine : new String[] {"adx", "ifma"}) {
+            if (!chosen.startsWith(engine.equals("ifma") ? "avx512-ifma" : engine) && engineRuns(engine))
+                engines.add(engine);
+        }
+        return engines;
     }
 
-    /** op with the library's GMP engine forced, then the per-call choice restored. */
-    private static <T> T withGmp(java.util.function.Supplier<T> op) {
-        Engine.nativeForceGmp(true);
+    /** Whether this CPU runs the engine (forcing it is accepted); the choice goes back to auto. */
+    private static boolean engineRuns(String engine) {
+        try {
+            return Engine.nativeForce(engine);
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        } finally {
+            restoreEngine();
+        }
+    }
+
+    /** The engine choice as -Djbigi.engine asked for it, auto when it did not. */
+    private static void restoreEngine() {
+        Engine.nativeForce(System.getProperty("jbigi.engine", "auto"));
+    }
+
+    /** op with the engine forced, then the choice restored. */
+    private static <T> T withEngine(String engine, java.util.function.Supplier<T> op) {
+        Engine.nativeForce(engine);
         try {
             return op.get();
         } finally {
-            Engine.nativeForceGmp(false);
+            restoreEngine();
         }
     }
 
@@ -328,12 +381,12 @@ public final class Bench {
         row.fixedCT.baselineReference = row.plainCT;
         rows.add(new Row(row.fixed.operation, set.bits, row.java, row.fixed, row.rawPow));
         rows.add(new Row(row.fixedCT.operation, set.bits, row.java, row.fixedCT, row.rawSec));
-        if (bothEngines(set.bits)) {
+        if (forcedEngines(set.bits).contains("gmp")) {
             // The same base with tables built while GMP is forced: GMP's format
             // and shape, as a library without the engine makes them.  Both
             // tables exist before timing; the calls themselves need no force
             // (a table's format decides who computes it).
-            FixedBase gmpFb = withGmp(() -> {
+            FixedBase gmpFb = withEngine("gmp", () -> {
                 FixedBase f = NativeBigInteger.fixedBase(base, modulus);
                 f.modPowCT(exponent[0]);
                 return f;

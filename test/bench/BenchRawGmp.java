@@ -63,6 +63,13 @@ final class BenchRawGmp implements AutoCloseable {
         return results;
     }
 
+    /** OpenSSL's version when rawgmp was built with it (its openssl_* operations), else null. */
+    String openssl() throws IOException {
+        commands.println("openssl");
+        String r = reply();
+        return r.startsWith("ok ") ? r.substring(3) : null;
+    }
+
     /** {blocks, bytes} the wiping memory functions cleared in one op on each input of set (see rawgmp.c). */
     long[] wiped(String op, String set) throws IOException {
         commands.println("count " + op + " " + set);

@@ -141,7 +141,7 @@ final class BenchReport {
     static void printEngines(PrintStream out, List<Row> rows) {
         List<Row[]> pairs = new java.util.ArrayList<>();
         for (Row gmp : rows) {
-            if (!gmp.operation.endsWith("-gmp"))
+            if (!gmp.operation.endsWith("-gmp") || gmp.operation.startsWith("fixedBase"))
                 continue;
             String op = gmp.operation.substring(0, gmp.operation.length() - 4);
             for (Row engine : rows) {
@@ -162,6 +162,37 @@ final class BenchReport {
             out.printf(Locale.ROOT, cols, engine.operation, engine.bits, micros(engine.jbigi.median()),
                     micros(gmp.jbigi.median()), ratio(engine.jbigi, gmp.jbigi),
                     engine.raw == null ? "-" : ratio(engine.jbigi, engine.raw), ratio(engine.jbigi, engine.java));
+        }
+    }
+
+    /**
+     * The anchor: NativeBigInteger's modPow and modPowCT (the engine chosen
+     * per call, and each engine forced) against OpenSSL's BN_mod_exp_mont and
+     * BN_mod_exp_mont_consttime on the same inputs, in the same rounds.
+     */
+    static void printOpenSsl(PrintStream out, List<Row> rows) {
+        List<Row[]> pairs = new java.util.ArrayList<>();
+        for (Row openSsl : rows) {
+            if (!openSsl.operation.endsWith("-openssl"))
+                continue;
+            String op = openSsl.operation.substring(0, openSsl.operation.length() - "-openssl".length());
+            for (Row ours : rows) {
+                boolean same = ours.operation.equals(op) || (ours.operation.startsWith(op + "-")
+                        && !ours.operation.equals(openSsl.operation) && !ours.operation.contains("samebase"));
+                if (same && ours.bits == openSsl.bits)
+                    pairs.add(new Row[] {ours, openSsl});
+            }
+        }
+        if (pairs.isEmpty())
+            return;
+        out.println();
+        out.println("Against OpenSSL (BN_mod_exp_mont, BN_mod_exp_mont_consttime; its Montgomery context made per call,");
+        out.println("as jbigi makes its own), same inputs, same rounds.  modPow: the engine chosen per call; -NAME: that engine forced.");
+        String cols = "%-18s %5s  %10s %10s  %16s%n";
+        out.printf(cols, "operation", "bits", "us", "OpenSSL us", "native / OpenSSL");
+        for (Row[] p : pairs) {
+            out.printf(Locale.ROOT, cols, p[0].operation, p[0].bits, micros(p[0].jbigi.median()),
+                    micros(p[1].jbigi.median()), ratio(p[0].jbigi, p[1].jbigi));
         }
     }
 

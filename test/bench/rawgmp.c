@@ -28,7 +28,10 @@
  *                           the blocks the wiping functions cleared, and
  *                           their bytes, in all
  *   quit
- * OP is powm, powm_sec (pow sets) or invert (inv sets).  A bad command gets
+ *   openssl         ->  ok OPENSSL_VERSION, or error when built without it
+ * OP is powm, powm_sec, openssl_powm, openssl_powm_sec (pow sets; the
+ * last two OpenSSL's BN_mod_exp_mont and BN_mod_exp_mont_consttime, see
+ * rawgmp_openssl.h) or invert (inv sets).  A bad command gets
  * "error MESSAGE"; a bad INPUTS file ends the program with status 1.
  *
  * time and check take an optional last word ALLOC, default or wiping, for
@@ -52,6 +55,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rawgmp_openssl.h"
 #include "wipe.h"
 
 enum { MAX_SETS = 64, MAX_NAME = 48 };
@@ -161,7 +165,7 @@ static void read_inputs(const char *path)
         die("no inputs in", path, line);
 }
 
-enum op { POWM, POWM_SEC, INVERT, BAD_OP };
+enum op { POWM, POWM_SEC, OPENSSL_POWM, OPENSSL_POWM_SEC, INVERT, BAD_OP };
 
 static enum op parse_op(const char *name)
 {
@@ -173,6 +177,10 @@ static enum op parse_op(const char *name)
         return POWM_SEC;
     if (strcmp(name, "invert") == 0)
         return INVERT;
+    if (bench_openssl_version() != NULL && strcmp(name, "openssl_powm") == 0)
+        return OPENSSL_POWM;
+    if (bench_openssl_version() != NULL && strcmp(name, "openssl_powm_sec") == 0)
+        return OPENSSL_POWM_SEC;
     return BAD_OP;
 }
 
@@ -185,6 +193,11 @@ static void run_op(enum op op, mpz_t r, const struct input *in)
         break;
     case POWM_SEC:
         mpz_powm_sec(r, in->a, in->b, in->c);
+        break;
+    case OPENSSL_POWM:
+    case OPENSSL_POWM_SEC:
+        /* A failure leaves r alone; Bench's check of the results sees it. */
+        bench_openssl_powm(r, in->a, in->b, in->c, op == OPENSSL_POWM_SEC);
         break;
     case INVERT:
         /* Bench checks invertibility before timing; 0 here cannot happen. */
@@ -327,6 +340,14 @@ static int serve(char *command)
         return 1;
     if (strcmp(verb, "quit") == 0)
         return 0;
+    if (strcmp(verb, "openssl") == 0) {
+        const char *version = bench_openssl_version();
+        if (version == NULL)
+            printf("error built without OpenSSL\n");
+        else
+            printf("ok %s\n", version);
+        return 1;
+    }
     int timing = strcmp(verb, "time") == 0;
     int counting = strcmp(verb, "count") == 0;
     if (!timing && !counting && strcmp(verb, "check") != 0) {

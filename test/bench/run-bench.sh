@@ -35,7 +35,17 @@ fi
 
 # src/wipe.c is the library's own wiping allocator, linked in so rawgmp can
 # time GMP with it and without it.
-if ! $CC $CFLAGS -Isrc -o "$out/rawgmp" test/bench/rawgmp.c src/wipe.c $GMP_LIBS; then
+# OpenSSL's libcrypto (libssl-dev), for the benchmark only: the rows every
+# engine is measured against.  Without it those rows are left out.
+openssl_flags=
+if [ -r /usr/include/openssl/bn.h ]; then
+    openssl_flags="-DJBIGI_BENCH_OPENSSL -lcrypto"
+else
+    echo "# no OpenSSL headers (apt-get install libssl-dev): no OpenSSL rows" >&2
+fi
+# shellcheck disable=SC2086 # flag lists
+if ! $CC $CFLAGS -Isrc -o "$out/rawgmp" test/bench/rawgmp.c test/bench/rawgmp_openssl.c src/wipe.c $GMP_LIBS \
+    $openssl_flags; then
     echo "!! test/bench/rawgmp.c (with src/wipe.c) did not compile" >&2
     exit 1
 fi

@@ -22,7 +22,7 @@ final class Engine {
     /**
      * Forces the engine named ("gmp", "adx", "ifma"), or lets the library
      * choose per call ("auto"); false when the name is unknown or the CPU
-     * cannot run it (the choice is then auto).  Libraries before version 6
+     * cannot run it (the choice is then auto).  Older builds of this library
      * have only nativeForceGmp.
      */
     static native boolean nativeForce(String name);
