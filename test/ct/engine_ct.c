@@ -1,5 +1,6 @@
 /*
- * ifma_ct.c - does jbigi_ifma_powm_sec's running time depend on the
+ * engine_ct.c - does an engine's constant-time exponentiation
+ * (jbigi_ifma_powm_sec, jbigi_adx_powm_sec) take a time that depends on the
  * exponent?  A dudect-style measurement (Reparaz, Balasch, Verbauwhede,
  * "Dude, is my code constant time?", 2017), as test/ct/CtCheck.java does for
  * the JNI entry points: time many calls with exponents of two classes, in
@@ -14,7 +15,7 @@
  *                     them.
  *
  * One odd random modulus and one base for all calls.  Each class pair is
- * timed on jbigi_ifma_powm_sec and, as the control, on jbigi_ifma_powm,
+ * timed on the engine's powm_sec and, as the control, on its powm,
  * whose sliding window does fewer multiplications for sparse or shorter
  * exponents: the control must show |t| > 10, which shows that the
  * measurement can see a leak at all; the constant-time path must stay below
@@ -22,7 +23,8 @@
  * (interrupts and a busy machine drown small differences otherwise).
  *
  * A measurement, not a test: run it on a quiet machine.
- *   test/ct/run-ifma-ct.sh [MEASUREMENTS [BITS]]   (default 20000, 2048)
+ *   test/ct/run-engine-ct.sh [ENGINE [MEASUREMENTS [BITS]]]
+ *   (ENGINE ifma or adx, default ifma; 20000 measurements; 2048 bits)
  * Ends with "N passed, N failed" (two constant-time checks, two controls).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -33,7 +35,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "adx.h"
 #include "ifma.h"
+
+/* The largest modulus of both engines, in limbs. */
+#define MAX_LIMBS JBIGI_IFMA_MAX_LIMBS
+_Static_assert(JBIGI_ADX_MAX_LIMBS == MAX_LIMBS, "the engines take the same sizes");
+
+/* The engine measured (main sets it). */
+static int (*powm)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t, const mp_limb_t *, mp_size_t);
+static int (*powm_sec)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t);
 
 #define THRESHOLD 10.0
 static const double crops[] = {100, 99.9, 99, 95, 90, 75, 50};
@@ -82,11 +93,11 @@ static double welch(const double *t, const unsigned char *cls, long count, doubl
 }
 
 /* Times fn on the inputs in order; returns the largest |t| over the crops. */
-static double measure(const char *name, int ct, mp_limb_t (*exps)[2][JBIGI_IFMA_MAX_LIMBS],
+static double measure(const char *name, int ct, mp_limb_t (*exps)[2][MAX_LIMBS],
                       const unsigned char *cls, long count, const mp_limb_t *b, const mp_limb_t *m, mp_size_t n)
 {
     double *t = malloc((size_t)count * sizeof(double)), *sorted = malloc((size_t)count * sizeof(double));
-    mp_limb_t r[JBIGI_IFMA_MAX_LIMBS];
+    mp_limb_t r[MAX_LIMBS];
     if (t == NULL || sorted == NULL) {
         fprintf(stderr, "out of memory\n");
         exit(1);
@@ -95,7 +106,7 @@ static double measure(const char *name, int ct, mp_limb_t (*exps)[2][JBIGI_IFMA_
         long k = i < 0 ? -i : i;
         const mp_limb_t *e = exps[k][cls[k]];
         double t0 = now_ns();
-        int rc = ct ? jbigi_ifma_powm_sec(r, b, e, m, n) : jbigi_ifma_powm(r, b, e, n, m, n);
+        int rc = ct ? powm_sec(r, b, e, m, n) : powm(r, b, e, n, m, n);
         double t1 = now_ns();
         if (rc != 0) {
             fprintf(stderr, "%s failed: %d\n", name, rc);
@@ -134,18 +145,22 @@ static void random_exponent(mp_limb_t *e, mp_size_t n, unsigned bits)
 
 int main(int argc, char **argv)
 {
-    long count = argc > 1 ? atol(argv[1]) : 20000;
-    unsigned bits = argc > 2 ? (unsigned)atoi(argv[2]) : 2048;
-    if (count < 100 || bits < 128 || bits > 64 * JBIGI_IFMA_MAX_LIMBS || bits % 64) {
-        fprintf(stderr, "usage: %s [MEASUREMENTS >= 100 [BITS: a multiple of 64, 128..8192]]\n", argv[0]);
+    const char *engine = argc > 1 ? argv[1] : "ifma";
+    long count = argc > 2 ? atol(argv[2]) : 20000;
+    unsigned bits = argc > 3 ? (unsigned)atoi(argv[3]) : 2048;
+    const int adx = strcmp(engine, "adx") == 0;
+    if ((!adx && strcmp(engine, "ifma") != 0) || count < 100 || bits < 128 || bits > 64 * MAX_LIMBS || bits % 64) {
+        fprintf(stderr, "usage: %s [ifma|adx [MEASUREMENTS >= 100 [BITS: a multiple of 64, 128..8192]]]\n", argv[0]);
         return 2;
     }
-    if (!jbigi_ifma_available()) {
-        printf("# ifma_ct: SKIPPED: no AVX-512 IFMA here (or JBIGI_ENGINE=gmp)\n0 passed, 0 failed\n");
+    if (adx ? !jbigi_adx_cpu() : !jbigi_ifma_available()) {
+        printf("# engine_ct: SKIPPED: this CPU cannot run %s (or JBIGI_ENGINE=gmp)\n0 passed, 0 failed\n", engine);
         return 0;
     }
+    powm = adx ? jbigi_adx_powm : jbigi_ifma_powm;
+    powm_sec = adx ? jbigi_adx_powm_sec : jbigi_ifma_powm_sec;
     const mp_size_t n = bits / 64;
-    mp_limb_t m[JBIGI_IFMA_MAX_LIMBS], b[JBIGI_IFMA_MAX_LIMBS];
+    mp_limb_t m[MAX_LIMBS], b[MAX_LIMBS];
     for (mp_size_t i = 0; i < n; i++) {
         m[i] = next();
         b[i] = next();
@@ -154,17 +169,17 @@ int main(int argc, char **argv)
     m[n - 1] |= (mp_limb_t)1 << 63;
     b[n - 1] >>= 1; /* below m */
 
-    mp_limb_t (*exps)[2][JBIGI_IFMA_MAX_LIMBS] = malloc((size_t)count * sizeof *exps);
+    mp_limb_t (*exps)[2][MAX_LIMBS] = malloc((size_t)count * sizeof *exps);
     unsigned char *cls = malloc((size_t)count);
     if (exps == NULL || cls == NULL) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
-    printf("# ifma_ct: %ld measurements per function, %u-bit modulus\n", count, bits);
+    printf("# engine_ct: %s, %ld measurements per function, %u-bit modulus\n", engine, count, bits);
     int passed = 0, failed = 0;
 
     /* fixed (sparse) vs random */
-    mp_limb_t fixed[JBIGI_IFMA_MAX_LIMBS];
+    mp_limb_t fixed[MAX_LIMBS];
     memset(fixed, 0, sizeof fixed);
     for (int k = 0; k < 24; k++) {
         unsigned bit = (unsigned)(next() % bits);
