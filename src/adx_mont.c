@@ -76,6 +76,174 @@ static inline mp_limb_t addmul_row(mp_limb_t *rp, const mp_limb_t *up, mp_size_t
     return carry;
 }
 
+/*
+ * The reduction of eight rows at once, for N a multiple of 8:
+ *
+ *     mp_limb_t jbigi_adx_redc8(mp_limb_t *t, const mp_limb_t *m,
+ *                               mp_size_t chunks, mp_limb_t k0)
+ *
+ * with t = u + i (rows i .. i+7 of the reduction), chunks = N / 8.  It
+ * adds q_k m 2^(64 k) to t for k = 0 .. 7, each q_k chosen to clear t[k]
+ * (q_k = t[k] k0 once the rows before it are in), and returns the limb that
+ * carries into t[N + 8], which it does not touch; t[0 .. 7] are left as
+ * they were (the caller no longer reads them).
+ *
+ * The eight limbs being summed stay in registers (a window that moves up
+ * one limb per row): the products of q_k with eight limbs of m go in with
+ * MULX, their low halves on the CF chain (ADCX) and their high halves on
+ * the OF chain (ADOX), so each limb of t is loaded and stored once per
+ * eight rows instead of once per row.  The first eight limbs of m make
+ * the q's (phase 1; they wait for each other); each further chunk of eight
+ * limbs of m takes the eight q's from the stack (phase 2).  The window's
+ * new top limb starts at zero and gets only a high half and the two
+ * carries, so it cannot overflow; the original t above the first chunk is
+ * added a chunk at a time, its carry kept in r15 for the next chunk.
+ *
+ * Registers: the window rbx rbp r8 .. r13 (rotating), rdx the q of the row,
+ * rax and r14 a product's halves, rsi m, rdi t, rcx the chunks left, r15 the
+ * carry of the additions of t; q_0 .. q_7 and k0 on the stack.
+ */
+__asm__(
+    ".pushsection .text\n"
+    ".p2align 5\n"
+    ".globl jbigi_adx_redc8\n"
+    ".hidden jbigi_adx_redc8\n"
+    ".type jbigi_adx_redc8, @function\n"
+    /* One product row: q (in rdx) times m[0..7] into the window r0..r7,
+     * r0 the lowest; OUT stores r0 once final (phase 2) and zeroes it, as
+     * the window's new top. */
+    ".macro JBIGI_ADX_ROW r0, r1, r2, r3, r4, r5, r6, r7, out\n"
+    "  xor %eax, %eax\n"
+    "  mulx (%rsi), %rax, %r14\n"
+    "  adcx %rax, \\r0\n"
+    "  adox %r14, \\r1\n"
+    "  .ifnb \\out\n"
+    "  mov \\r0, \\out\n"
+    "  mov $0, \\r0\n"
+    "  .endif\n"
+    "  mulx 8(%rsi), %rax, %r14\n"
+    "  adcx %rax, \\r1\n"
+    "  adox %r14, \\r2\n"
+    "  mulx 16(%rsi), %rax, %r14\n"
+    "  adcx %rax, \\r2\n"
+    "  adox %r14, \\r3\n"
+    "  mulx 24(%rsi), %rax, %r14\n"
+    "  adcx %rax, \\r3\n"
+    "  adox %r14, \\r4\n"
+    "  mulx 32(%rsi), %rax, %r14\n"
+    "  adcx %rax, \\r4\n"
+    "  adox %r14, \\r5\n"
+    "  mulx 40(%rsi), %rax, %r14\n"
+    "  adcx %rax, \\r5\n"
+    "  adox %r14, \\r6\n"
+    "  mulx 48(%rsi), %rax, %r14\n"
+    "  adcx %rax, \\r6\n"
+    "  adox %r14, \\r7\n"
+    "  mulx 56(%rsi), %rax, %r14\n"
+    "  adcx %rax, \\r7\n"
+    "  adox %r14, \\r0\n"
+    "  mov $0, %eax\n"
+    "  adcx %rax, \\r0\n"
+    ".endm\n"
+    /* Phase 1, row k: q_k from the window's lowest limb. */
+    ".macro JBIGI_ADX_Q k, r0, r1, r2, r3, r4, r5, r6, r7\n"
+    "  mov \\r0, %rdx\n"
+    "  imul 64(%rsp), %rdx\n"
+    "  mov %rdx, 8*\\k(%rsp)\n"
+    "  JBIGI_ADX_ROW \\r0, \\r1, \\r2, \\r3, \\r4, \\r5, \\r6, \\r7\n"
+    ".endm\n"
+    /* Phase 2, row k: q_k from the stack, the lowest limb stored. */
+    ".macro JBIGI_ADX_R k, r0, r1, r2, r3, r4, r5, r6, r7\n"
+    "  mov 8*\\k(%rsp), %rdx\n"
+    "  JBIGI_ADX_ROW \\r0, \\r1, \\r2, \\r3, \\r4, \\r5, \\r6, \\r7, 8*\\k(%rdi)\n"
+    ".endm\n"
+    /* The window += t[0..7] of this chunk, plus the carry in r15. */
+    ".macro JBIGI_ADX_ADD_T\n"
+    "  neg %r15\n"
+    "  adc (%rdi), %rbx\n"
+    "  adc 8(%rdi), %rbp\n"
+    "  adc 16(%rdi), %r8\n"
+    "  adc 24(%rdi), %r9\n"
+    "  adc 32(%rdi), %r10\n"
+    "  adc 40(%rdi), %r11\n"
+    "  adc 48(%rdi), %r12\n"
+    "  adc 56(%rdi), %r13\n"
+    "  sbb %r15, %r15\n"
+    "  neg %r15\n"
+    ".endm\n"
+    "jbigi_adx_redc8:\n"
+    "  push %rbx\n"
+    "  push %rbp\n"
+    "  push %r12\n"
+    "  push %r13\n"
+    "  push %r14\n"
+    "  push %r15\n"
+    "  sub $72, %rsp\n"
+    "  mov %rcx, 64(%rsp)\n"
+    "  mov %rdx, %rcx\n"
+    "  mov (%rdi), %rbx\n"
+    "  mov 8(%rdi), %rbp\n"
+    "  mov 16(%rdi), %r8\n"
+    "  mov 24(%rdi), %r9\n"
+    "  mov 32(%rdi), %r10\n"
+    "  mov 40(%rdi), %r11\n"
+    "  mov 48(%rdi), %r12\n"
+    "  mov 56(%rdi), %r13\n"
+    "  JBIGI_ADX_Q 0, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13\n"
+    "  JBIGI_ADX_Q 1, %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %rbx\n"
+    "  JBIGI_ADX_Q 2, %r8, %r9, %r10, %r11, %r12, %r13, %rbx, %rbp\n"
+    "  JBIGI_ADX_Q 3, %r9, %r10, %r11, %r12, %r13, %rbx, %rbp, %r8\n"
+    "  JBIGI_ADX_Q 4, %r10, %r11, %r12, %r13, %rbx, %rbp, %r8, %r9\n"
+    "  JBIGI_ADX_Q 5, %r11, %r12, %r13, %rbx, %rbp, %r8, %r9, %r10\n"
+    "  JBIGI_ADX_Q 6, %r12, %r13, %rbx, %rbp, %r8, %r9, %r10, %r11\n"
+    "  JBIGI_ADX_Q 7, %r13, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12\n"
+    "  xor %r15d, %r15d\n"
+    "  dec %rcx\n"
+    "  jz 2f\n"
+    "1:\n"
+    "  add $64, %rsi\n"
+    "  add $64, %rdi\n"
+    "  JBIGI_ADX_ADD_T\n"
+    "  JBIGI_ADX_R 0, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13\n"
+    "  JBIGI_ADX_R 1, %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %rbx\n"
+    "  JBIGI_ADX_R 2, %r8, %r9, %r10, %r11, %r12, %r13, %rbx, %rbp\n"
+    "  JBIGI_ADX_R 3, %r9, %r10, %r11, %r12, %r13, %rbx, %rbp, %r8\n"
+    "  JBIGI_ADX_R 4, %r10, %r11, %r12, %r13, %rbx, %rbp, %r8, %r9\n"
+    "  JBIGI_ADX_R 5, %r11, %r12, %r13, %rbx, %rbp, %r8, %r9, %r10\n"
+    "  JBIGI_ADX_R 6, %r12, %r13, %rbx, %rbp, %r8, %r9, %r10, %r11\n"
+    "  JBIGI_ADX_R 7, %r13, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12\n"
+    "  dec %rcx\n"
+    "  jnz 1b\n"
+    "2:\n"
+    "  add $64, %rdi\n"
+    "  JBIGI_ADX_ADD_T\n"
+    "  mov %rbx, (%rdi)\n"
+    "  mov %rbp, 8(%rdi)\n"
+    "  mov %r8, 16(%rdi)\n"
+    "  mov %r9, 24(%rdi)\n"
+    "  mov %r10, 32(%rdi)\n"
+    "  mov %r11, 40(%rdi)\n"
+    "  mov %r12, 48(%rdi)\n"
+    "  mov %r13, 56(%rdi)\n"
+    "  mov %r15, %rax\n"
+    "  add $72, %rsp\n"
+    "  pop %r15\n"
+    "  pop %r14\n"
+    "  pop %r13\n"
+    "  pop %r12\n"
+    "  pop %rbp\n"
+    "  pop %rbx\n"
+    "  ret\n"
+    ".size jbigi_adx_redc8, .-jbigi_adx_redc8\n"
+    ".purgem JBIGI_ADX_ROW\n"
+    ".purgem JBIGI_ADX_Q\n"
+    ".purgem JBIGI_ADX_R\n"
+    ".purgem JBIGI_ADX_ADD_T\n"
+    ".popsection\n");
+
+mp_limb_t jbigi_adx_redc8(mp_limb_t *t, const mp_limb_t *m, mp_size_t chunks, mp_limb_t k0)
+    __attribute__((visibility("hidden")));
+
 /* A mask of all ones when bit is 1, of zeros when 0, that the compiler
  * cannot see through (it might otherwise bring back a branch). */
 static inline mp_limb_t mask_of(mp_limb_t bit)
@@ -89,11 +257,30 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
 {
     const mp_size_t N = ctx->N;
     const mp_limb_t *m = ctx->m;
-    /* Row i clears u[i]; the row's carry is parked there (GMP's redc_1
-     * does the same) and all of them are added in one pass at the end. */
-    for (mp_size_t i = 0; i < N; i++)
-        u[i] = addmul_row(u + i, m, N, u[i] * ctx->k0);
-    mp_limb_t high = mpn_add_n(r, u + N, u, N);
+    mp_limb_t high;
+    if (N % 8 == 0) {
+        /* Eight rows a call (jbigi_adx_redc8).  The carry out of rows i ..
+         * i+7 belongs at u[N + i + 8]: gathered in spread[i + 8], added
+         * in one pass, the last one straight into high. */
+        mp_limb_t spread[JBIGI_ADX_MAX_LIMBS], last = 0;
+        mpn_zero(spread, N);
+        for (mp_size_t i = 0; i < N; i += 8) {
+            const mp_limb_t carry = jbigi_adx_redc8(u + i, m, N / 8, ctx->k0);
+            if (i + 8 < N)
+                spread[i + 8] = carry;
+            else
+                last = carry;
+        }
+        high = mpn_add_n(r, u + N, spread, N) + last;
+        if (ctx->secret)
+            explicit_bzero(spread, sizeof(mp_limb_t) * (size_t)N);
+    } else {
+        /* Row i clears u[i]; the row's carry is parked there (GMP's redc_1
+         * does the same) and all of them are added in one pass at the end. */
+        for (mp_size_t i = 0; i < N; i++)
+            u[i] = addmul_row(u + i, m, N, u[i] * ctx->k0);
+        high = mpn_add_n(r, u + N, u, N);
+    }
     /* r + high R < 2 m: subtract m when that is still >= m, which is when
      * high is set or the subtraction does not borrow. */
     mp_limb_t *d = u; /* u's low half is free now */

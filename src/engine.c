@@ -6,11 +6,15 @@
  *   IFMA's sizes      the AVX-512 IFMA engine, where the CPU has it and
  *                     its self-test passed: from 576 bits (512 on AMD Zen
  *                     4) to 8192 (jbigi_ifma_takes)
- *   the rest          GMP.  The MULX/ADX engine is chosen only when forced
- *                     (-Djbigi.engine=adx): on the AMD Zen 4 it was
- *                     measured on it takes 1.06 to 1.17 of mpz_powm's time
- *                     from 1024 to 4096 bits, as its reduction rows are no
- *                     faster there than GMP's mpn_addmul_1.
+ *   ADX's sizes       the MULX/ADX engine, where the CPU has BMI2 and ADX
+ *                     and IFMA did not take the size: from 1024 bits, at
+ *                     limb counts that are a multiple of 8, or one less
+ *                     from 1472 bits (its eight-row reduction then runs
+ *                     with little padding).  On an AMD Zen 4 there:
+ *                     0.73 to 0.85 of mpz_powm's time, 0.83 to 0.93 of
+ *                     mpz_powm_sec's; at the other limb counts slower
+ *                     than GMP (adx_takes).
+ *   the rest          GMP.
  */
 #include "engine.h"
 
@@ -79,6 +83,12 @@ __attribute__((constructor)) static void engine_environment(void)
     read_environment();
 }
 
+/* The limb counts where the MULX/ADX engine beats GMP (see above). */
+static int adx_takes(mp_size_t n)
+{
+    return n >= 16 && n <= JBIGI_ADX_MAX_LIMBS && (n % 8 == 0 || (n % 8 == 7 && n >= 23)) && jbigi_adx_cpu();
+}
+
 enum jbigi_engine jbigi_engine_for(mp_size_t n)
 {
     const int f = atomic_load_explicit(&forced, memory_order_relaxed);
@@ -92,6 +102,8 @@ enum jbigi_engine jbigi_engine_for(mp_size_t n)
         return JBIGI_ENGINE_SMALL;
     if (jbigi_ifma_takes(n))
         return JBIGI_ENGINE_IFMA;
+    if (adx_takes(n))
+        return JBIGI_ENGINE_ADX;
     return JBIGI_ENGINE_GMP;
 }
 

@@ -36,6 +36,15 @@ final class Engine {
      */
     static native String nativeNote();
 
+    /** The CPU features behind an engine's choice, as " (...)"; "" for GMP. */
+    static String features(String engine) {
+        if ("avx512-ifma".equals(engine))
+            return " (AVX-512 IFMA)";
+        if ("adx".equals(engine))
+            return " (BMI2, ADX)";
+        return "";
+    }
+
     /** nativeNote() as a clause for loadStatus(): "; " and the note, or "" (also for I2P's library). */
     static String note() {
         try {

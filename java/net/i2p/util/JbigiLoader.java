@@ -41,7 +41,7 @@ final class JbigiLoader {
         final CpuInfo cpu;
         /** The library also has the fixed-base natives (this project's, not I2P's). */
         final boolean fixedBase;
-        /** The engine for large moduli: "avx512-ifma" or "gmp" (null if not loaded). */
+        /** The engine for 2048-bit moduli: "avx512-ifma", "adx" or "gmp" (null if not loaded). */
         final String engine;
 
         Result(boolean loaded, String status, String resourceName, int jbigiVersion,

@@ -546,16 +546,17 @@ public class NativeBigInteger extends BigInteger {
     public static String loadStatus() {
         if (!LIBRARY.loaded)
             return LIBRARY.status;
-        String status = LIBRARY.status + "; engine: " + LIBRARY.engine + Engine.note();
+        String status = LIBRARY.status + "; engine: " + LIBRARY.engine + Engine.features(LIBRARY.engine) + Engine.note();
         if (!constantTimeEdgeToEdge())
             status += "; modPowCT is weaker with this older jbigi: its work follows the exponent's length";
         return status;
     }
 
     /**
-     * The engine modPow and modPowCT use for large odd moduli: "avx512-ifma"
-     * (on CPUs with AVX-512 IFMA, unless -Djbigi.engine=gmp) or "gmp"; null
-     * when the library is not loaded.
+     * The engine modPow and modPowCT use for 2048-bit odd moduli: "avx512-ifma"
+     * (on CPUs with AVX-512 IFMA), "adx" (the MULX/ADX engine, on other x86-64
+     * CPUs with BMI2 and ADX) or "gmp"; -Djbigi.engine forces one.  null when
+     * the library is not loaded.
      */
     public static String engine() {
         return LIBRARY.engine;

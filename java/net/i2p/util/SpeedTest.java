@@ -76,7 +76,7 @@ final class SpeedTest {
         if (NativeBigInteger.isNative()) {
             System.out.println("jbigi version: " + NativeBigInteger.getJbigiVersion());
             System.out.println("GMP version: " + NativeBigInteger.getLibGMPVersion());
-            System.out.println("Engine: " + NativeBigInteger.engine());
+            System.out.println("Engine: " + NativeBigInteger.engine() + Engine.features(NativeBigInteger.engine()));
         } else {
             System.out.println("WARNING: " + JbigiLoader.NOT_LOADED);
         }

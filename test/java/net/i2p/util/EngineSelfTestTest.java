@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * with the library from java.library.path: it passes on a CPU with the
  * engine (engine "avx512-ifma", nothing said), and a wrong answer
  * (JBIGI_IFMA_SELFTEST_FAULT=1 corrupts one) switches the engine off for
- * the process: engine "gmp", the status says why, every result still right.
+ * the process: another engine (MULX/ADX or GMP), the status says why, every
+ * result still right.
  * On a CPU without the engine there is nothing to switch off, and nothing
  * is said either way.
  */
@@ -49,7 +50,7 @@ class EngineSelfTestTest {
         assertFalse(field(plain, "status").contains("self-test"), plain.output);
 
         Subprocess faulty = probe(Collections.singletonMap("JBIGI_IFMA_SELFTEST_FAULT", "1"));
-        assertEquals("gmp", field(faulty, "engine"), faulty.output);
+        assertFalse("avx512-ifma".equals(field(faulty, "engine")), faulty.output);
         if (engineHere)
             assertTrue(field(faulty, "status").contains("avx512-ifma switched off: its known-answer self-test failed"),
                     faulty.output);

@@ -67,7 +67,8 @@ class LoadingTest {
 
     @Test
     void thisJvmLoadedTheLibraryFromTheLibraryPath() {
-        assertEquals(JbigiLoader.FROM_FILE + "; engine: " + NativeBigInteger.engine(), NativeBigInteger.loadStatus());
+        assertEquals(JbigiLoader.FROM_FILE + "; engine: " + NativeBigInteger.engine() + Engine.features(NativeBigInteger.engine()),
+                NativeBigInteger.loadStatus());
         assertNull(NativeBigInteger.getLoadedResourceName());
         assertEquals(5, NativeBigInteger.getJbigiVersion());
         assertEquals(5, NativeBigInteger.nativeJbigiVersion());
