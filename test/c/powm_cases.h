@@ -1,7 +1,8 @@
 /*
  * powm_cases.h - the inputs the engines' tests share: random limbs with the
- * carry-stressing patterns, random odd moduli and bases below them, and the
- * moduli of one size that sit on edges.  Include after check.h (rng_next).
+ * carry-stressing patterns, random odd moduli and bases below them, the
+ * moduli of one size that sit on edges, and the comparison of an engine's
+ * exponentiations with GMP's.  Include after check.h (rng_next).
  */
 #ifndef JBIGI_TEST_POWM_CASES_H
 #define JBIGI_TEST_POWM_CASES_H
@@ -92,6 +93,55 @@ static inline void edge_moduli(mp_size_t n, mp_limb_t (*out)[MAXN], int *count)
     out[c][n - 1] = 1;
     c++;
     *count = c;
+}
+
+/* An engine's two exponentiations, as the comparison below calls them. */
+typedef int (*engine_powm_fn)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                              const mp_limb_t *m, mp_size_t n);
+typedef int (*engine_powm_sec_fn)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, const mp_limb_t *m,
+                                  mp_size_t n);
+
+/*
+ * Runs an engine's exponentiations on (b, e, m) and checks them against
+ * GMP: powm against mpz_powm and, with with_ct, powm_sec (e zero-padded to
+ * n limbs) against mpz_powm_sec (1 mod m for e = 0, which GMP's refuses).
+ * b has n limbs and is < m; e has en <= n limbs.  Returns how many
+ * exponentiations were compared.
+ */
+static inline unsigned long check_engine_case(engine_powm_fn powm, engine_powm_sec_fn powm_sec, const char *what,
+                                              const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                                              const mp_limb_t *m, mp_size_t n, int with_ct)
+{
+    mp_limb_t r[MAXN], epad[MAXN];
+    mpz_t zb, ze, zm, want;
+    mpz_init(want);
+    mpz_roinit_n(zb, b, normalized_size(b, n));
+    mpz_roinit_n(ze, e, normalized_size(e, en));
+    mpz_roinit_n(zm, m, n);
+
+    mpz_powm(want, zb, ze, zm);
+    memset(r, 0xa5, sizeof r);
+    int rc = powm(r, b, e, en, m, n);
+    CHECK(rc == 0, "%s: powm n=%ld returned %d", what, (long)n, rc);
+    CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm differs from mpz_powm (n=%ld, en=%ld)", what,
+          (long)n, (long)en);
+    unsigned long compared = 1;
+    if (with_ct) {
+        memset(epad, 0, sizeof epad);
+        memcpy(epad, e, (size_t)en * sizeof(mp_limb_t));
+        if (mpz_sgn(ze) > 0)
+            mpz_powm_sec(want, zb, ze, zm);
+        else
+            mpz_set_ui(want, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
+        memset(r, 0x5a, sizeof r);
+        rc = powm_sec(r, b, epad, m, n);
+        CHECK(rc == 0, "%s: powm_sec n=%ld returned %d", what, (long)n, rc);
+        CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm_sec differs from mpz_powm_sec (n=%ld)", what,
+              (long)n);
+        compared++;
+    }
+    mpz_clear(want);
+    return compared;
 }
 
 #endif

@@ -20,38 +20,11 @@
 
 static unsigned long engine_cases;
 
-/* Both exponentiations on (b, e, m) against GMP; b < m has n limbs, e has
- * en <= n limbs. */
+/* Both exponentiations on (b, e, m) against GMP (powm_cases.h). */
 static void check_case(const char *what, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                        const mp_limb_t *m, mp_size_t n, int with_ct)
 {
-    mp_limb_t r[MAXN], epad[MAXN];
-    mpz_t zb, ze, zm, want;
-    mpz_init(want);
-    mpz_roinit_n(zb, b, normalized_size(b, n));
-    mpz_roinit_n(ze, e, normalized_size(e, en));
-    mpz_roinit_n(zm, m, n);
-
-    mpz_powm(want, zb, ze, zm);
-    memset(r, 0xa5, sizeof r);
-    int rc = jbigi_adx_powm(r, b, e, en, m, n);
-    CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm differs from mpz_powm (n=%ld, en=%ld, rc=%d)", what,
-          (long)n, (long)en, rc);
-    engine_cases++;
-    if (with_ct) {
-        memset(epad, 0, sizeof epad);
-        memcpy(epad, e, (size_t)en * sizeof(mp_limb_t));
-        if (mpz_sgn(ze) > 0)
-            mpz_powm_sec(want, zb, ze, zm); /* GMP's requires e > 0 */
-        else
-            mpz_set_ui(want, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
-        memset(r, 0x5a, sizeof r);
-        rc = jbigi_adx_powm_sec(r, b, epad, m, n);
-        CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm_sec differs from mpz_powm_sec (n=%ld, rc=%d)",
-              what, (long)n, rc);
-        engine_cases++;
-    }
-    mpz_clear(want);
+    engine_cases += check_engine_case(jbigi_adx_powm, jbigi_adx_powm_sec, what, b, e, en, m, n, with_ct);
 }
 
 /* Bases 0, 1, m-1, 2 and a random one; exponents 1, 2, 2^5-1, 2^64-1, all

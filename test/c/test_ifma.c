@@ -35,43 +35,11 @@ static int thin(void)
     return test_scale(100) < 100;
 }
 
-/*
- * Runs both exponentiations on (b, e, m) and checks them against GMP.
- * b has n limbs and is < m; e has en limbs (en <= n).
- */
+/* Both exponentiations on (b, e, m) against GMP (powm_cases.h). */
 static void check_case(const char *what, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                        const mp_limb_t *m, mp_size_t n, int with_ct)
 {
-    mp_limb_t r[MAXN], epad[MAXN];
-    mpz_t zb, ze, zm, want;
-    mpz_init(want);
-    mpz_roinit_n(zb, b, normalized_size(b, n));
-    mpz_roinit_n(ze, e, normalized_size(e, en));
-    mpz_roinit_n(zm, m, n);
-
-    mpz_powm(want, zb, ze, zm);
-    memset(r, 0xa5, sizeof r);
-    int rc = jbigi_ifma_powm(r, b, e, en, m, n);
-    CHECK(rc == 0, "%s: powm n=%ld returned %d", what, (long)n, rc);
-    CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm differs from mpz_powm (n=%ld, en=%ld)", what,
-          (long)n, (long)en);
-    engine_cases++;
-
-    if (with_ct) {
-        memset(epad, 0, sizeof epad);
-        memcpy(epad, e, (size_t)en * sizeof(mp_limb_t));
-        if (mpz_sgn(ze) > 0)
-            mpz_powm_sec(want, zb, ze, zm); /* GMP's requires e > 0 */
-        else
-            mpz_set_ui(want, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
-        memset(r, 0x5a, sizeof r);
-        rc = jbigi_ifma_powm_sec(r, b, epad, m, n);
-        CHECK(rc == 0, "%s: powm_sec n=%ld returned %d", what, (long)n, rc);
-        CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm_sec differs from mpz_powm_sec (n=%ld)", what,
-              (long)n);
-        engine_cases++;
-    }
-    mpz_clear(want);
+    engine_cases += check_engine_case(jbigi_ifma_powm, jbigi_ifma_powm_sec, what, b, e, en, m, n, with_ct);
 }
 
 static void check_edge_cases(mp_size_t n)
