@@ -85,5 +85,6 @@ for t in test_ifma test_arith test_fixedbase; do
     run_test "$t" "$t-model" "$model_objects" "-DJBIGI_IFMA_MODEL" "JBIGI_TEST_SCALE=$scale"
 done
 
+report_failures
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

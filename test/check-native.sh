@@ -348,5 +348,6 @@ else
     done
 fi
 
+report_failures
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

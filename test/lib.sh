@@ -27,16 +27,33 @@ tally() { # log name exit-code
     if ! read_result "$1"; then
         echo "!! $2 printed no result line: counted as failed" >&2
         failed=$((failed + 1))
+        failed_in "$2 (no result line)"
         return
     fi
     passed=$((passed + res_passed))
     failed=$((failed + res_failed))
     skipped=$((skipped + res_skipped))
+    [ "$res_failed" -eq 0 ] || failed_in "$2 ($res_failed)"
     [ "$res_skipped" -eq 0 ] || echo "!! $2 skipped $res_skipped check(s): see its log above" >&2
     if [ "$3" -ne 0 ] && [ "$res_failed" -eq 0 ]; then
         echo "!! $2 exited $3" >&2
         failed=$((failed + 1))
+        failed_in "$2 (exit $3)"
     fi
+}
+
+# The names of what failed, for the summary: a long run's log is often read
+# from its end only, where the individual reports are long gone.
+failures=""
+failed_in() { # what
+    failures="$failures${failures:+; }$1"
+}
+
+# Printed just before the "N passed, N failed, N skipped" line when anything
+# failed: what, by name, with a pointer for failures counted without one.
+report_failures() {
+    [ "$failed" -eq 0 ] && return
+    echo "!! failed: ${failures:-see the lines starting with !! above}"
 }
 
 # The test classes the suite must run: every test/java/**/NameTest.java.
@@ -130,6 +147,10 @@ junit_tally() { # log exit-code classes
     done
     passed=$((passed + j_ok))
     failed=$((failed + j_bad + j_cbad))
+    # The failed tests and classes by name ("[X]" in the ASCII tree).
+    for j_name in $(sed -n "s/^[| ]*[+']-- \([^ ]*\) .*\[X\].*/\1/p" "$1"); do
+        failed_in "JUnit $j_name"
+    done
     skipped=$((skipped + j_skip + j_aborted + j_caborted))
     [ "$j_cbad" -eq 0 ] ||
         echo "!! JUnit: $j_cbad test class(es) failed as a whole (did not initialise, or @BeforeAll/@AfterAll threw): counted as failed" >&2

@@ -73,5 +73,6 @@ rc=$?
 cat "$out/jdks.log"
 tally "$out/jdks.log" jdks "$rc"
 
+report_failures
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

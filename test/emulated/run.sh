@@ -324,5 +324,6 @@ arm64 qemu-aarch64 8 libjbigi-linux-armv8_64.so
 ROWS
 rm -rf "$empty"
 
+report_failures
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

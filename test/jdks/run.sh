@@ -148,5 +148,6 @@ else
     rm -rf "$empty"
 fi
 
+report_failures
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
