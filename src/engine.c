@@ -5,7 +5,7 @@
  *   one limb          small_powm.c: about 0.6 of mpz_powm's time
  *   IFMA's sizes      the AVX-512 IFMA engine, where the CPU has it and
  *                     its self-test passed: from 576 bits (512 on AMD Zen
- *                     4) to 8192 (jbigi_ifma_takes)
+ *                     4) to 8192 (ifma_takes)
  *   ADX's sizes       the MULX/ADX engine, where the CPU has BMI2 and ADX
  *                     and IFMA did not take the size: from 1024 bits, at
  *                     limb counts that are a multiple of 8, or one less
@@ -25,7 +25,6 @@
 
 #include "adx.h"
 #include "ifma.h"
-#include "small_powm.h"
 
 /* -1: auto; else the forced enum jbigi_engine.  Atomic, so that late
  * readers see it whole. */
@@ -84,7 +83,31 @@ __attribute__((constructor)) static void engine_environment(void)
     read_environment();
 }
 
-/* The limb counts where the MULX/ADX engine beats GMP (see above). */
+/* ---- the table: which engine takes an odd modulus of n limbs ---- */
+
+/* One limb: small_powm.c, about 0.6 of mpz_powm's time. */
+static int small_takes(mp_size_t n)
+{
+    return n == 1;
+}
+
+/* IFMA, measured by test/bench/ifma_bench.c, from 576 bits: on the Intel
+ * Xeon there modPow takes 0.90 of mpz_powm's time and modPowCT 0.87 of
+ * mpz_powm_sec's; at 512 bits 0.95 to 0.98, too thin a margin; at 448 GMP
+ * wins.  On AMD Zen 4 (GMP built for zen2, its choice there) from 512 bits:
+ * 0.68 and 0.76 of GMP's time; at 448 bits 0.85 and 0.93, at 384 0.81 and
+ * 0.94, too thin for modPowCT. */
+#define IFMA_MIN_LIMBS 9
+#define IFMA_MIN_LIMBS_ZEN4 8
+
+static int ifma_takes(mp_size_t n)
+{
+    if (n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_available())
+        return 0;
+    return n >= (jbigi_ifma_zen4() ? IFMA_MIN_LIMBS_ZEN4 : IFMA_MIN_LIMBS);
+}
+
+/* MULX/ADX: the limb counts where it beats GMP (see above). */
 static int adx_takes(mp_size_t n)
 {
     return n >= 16 && n <= JBIGI_ADX_MAX_LIMBS && (n % 8 == 0 || (n % 8 == 7 && n >= 23)) && jbigi_adx_cpu();
@@ -94,14 +117,14 @@ enum jbigi_engine jbigi_engine_for(mp_size_t n)
 {
     const int f = atomic_load_explicit(&forced, memory_order_relaxed);
     if (f == JBIGI_ENGINE_GMP)
-        return jbigi_small_takes(n) ? JBIGI_ENGINE_SMALL : JBIGI_ENGINE_GMP;
+        return small_takes(n) ? JBIGI_ENGINE_SMALL : JBIGI_ENGINE_GMP;
     if (f == JBIGI_ENGINE_ADX && n <= JBIGI_ADX_MAX_LIMBS)
         return JBIGI_ENGINE_ADX;
     if (f == JBIGI_ENGINE_IFMA && n <= JBIGI_IFMA_MAX_LIMBS)
         return JBIGI_ENGINE_IFMA;
-    if (jbigi_small_takes(n))
+    if (small_takes(n))
         return JBIGI_ENGINE_SMALL;
-    if (jbigi_ifma_takes(n))
+    if (ifma_takes(n))
         return JBIGI_ENGINE_IFMA;
     if (adx_takes(n))
         return JBIGI_ENGINE_ADX;

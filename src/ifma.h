@@ -76,14 +76,6 @@ int jbigi_ifma_selftest(int corrupt);
 int jbigi_ifma_zen4(void);
 
 /*
- * 1 if the engine is available and beats GMP (mpz_powm and mpz_powm_sec
- * alike, as measured by test/bench/ifma_bench.c) for an odd modulus of
- * exactly n 64-bit limbs, top limb non-zero: from 576 bits, from 512 on
- * AMD Zen 4.
- */
-int jbigi_ifma_takes(mp_size_t n);
-
-/*
  * r = b^e mod m, variable time (sliding window).  m: n limbs, odd, top limb
  * non-zero, n <= JBIGI_IFMA_MAX_LIMBS; b: n limbs, b < m; e: en >= 1 limbs
  * (leading zero limbs allowed; e = 0 gives 1).  r: n limbs, fully reduced,

@@ -15,8 +15,8 @@
  * forced-GMP switch for valgrind (which cannot execute AVX-512) and for
  * comparisons.  The environment is read once, with the CPU.
  *
- * The answer (and whether the CPU is an AMD Zen 4, for
- * jbigi_ifma_takes) is computed at load time by a constructor and cached in
+ * The answer (and whether the CPU is an AMD Zen 4, for the size table
+ * in engine.c) is computed at load time by a constructor and cached in
  * an atomic; a caller arriving before the constructor (another constructor)
  * computes it itself.  Both give the same value, so the race is benign.
  *

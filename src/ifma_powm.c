@@ -25,7 +25,7 @@
  * time at 2048 bits: a load and an AVX-512 ternary-logic operation per
  * register of each entry).
  *
- * TODO: below 576 bits (512 on Zen 4) GMP is as fast (jbigi_ifma_takes):
+ * TODO: below 576 bits (512 on Zen 4) GMP is as fast (the size table in engine.c):
  * the chain from one q to the next dominates there; interleaving
  * independent products would hide it.
  */
@@ -39,25 +39,6 @@
 
 /* The engine's digits are 64-bit words, which are GMP limbs here. */
 _Static_assert(sizeof(uint64_t) == sizeof(mp_limb_t), "52-bit digits are kept in limbs");
-
-/* The smallest and largest moduli, in limbs, where the engine wins: see
- * test/bench/ifma_bench.c for the measurement. */
-/* 576 bits: on the Intel Xeon there modPow takes 0.90 of mpz_powm's time and
- * modPowCT 0.87 of mpz_powm_sec's; at 512 bits 0.95 to 0.98, too thin a
- * margin; at 448 GMP wins. */
-#define TAKES_MIN_LIMBS 9
-/* 512 bits on AMD Zen 4 (GMP 6.2.1 built for zen2, its choice there):
- * modPow 0.68 of mpz_powm's time, modPowCT 0.76 of mpz_powm_sec's; at 448
- * bits 0.85 and 0.93, at 384 0.81 and 0.94, too thin for modPowCT. */
-#define TAKES_MIN_LIMBS_ZEN4 8
-#define TAKES_MAX_LIMBS JBIGI_IFMA_MAX_LIMBS
-
-int jbigi_ifma_takes(mp_size_t n)
-{
-    if (n > TAKES_MAX_LIMBS || !jbigi_ifma_available())
-        return 0;
-    return n >= (jbigi_ifma_zen4() ? TAKES_MIN_LIMBS_ZEN4 : TAKES_MIN_LIMBS);
-}
 
 /* The select's loops over registers unroll completely, or the accumulators
  * (the selected entry) live in a stack slot: clang takes its own pragma

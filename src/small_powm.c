@@ -11,7 +11,7 @@
  * products.  Measured against
  * mpz_powm in the same process: 0.6 to 0.7 of its time at 64 bits, even at
  * 128 bits, and slower from 192 bits on (GMP's assembly wins there), so the
- * caller uses it for one limb only (jbigi_small_takes).  Results are
+ * caller uses it for one limb only (the size table in engine.c).  Results are
  * mpz_powm's, bit for bit: everything is reduced into [0, m) at the end.
  *
  * Edge cases, handled by the caller: m even or m = 1 (no Montgomery form),
@@ -180,11 +180,6 @@ static void small_from_mont(const void *ctx, mp_limb_t *x, const mp_limb_t *a, i
 SMALL_OPS(1)
 SMALL_OPS(2)
 #undef SMALL_OPS
-
-int jbigi_small_takes(mp_size_t n)
-{
-    return n == 1;
-}
 
 int jbigi_small_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
                      mp_size_t n)

@@ -10,9 +10,6 @@
 /* The largest modulus, in limbs, small_powm handles. */
 #define JBIGI_SMALL_MAX_LIMBS 2
 
-/* 1 if moduli of n limbs are faster here than with mpz_powm (measured). */
-int jbigi_small_takes(mp_size_t n);
-
 /*
  * r = b^e mod m, variable time.  m: n limbs, 1 <= n <= JBIGI_SMALL_MAX_LIMBS,
  * odd, > 1, top limb non-zero; b: n limbs, b < m; e: en >= 1 limbs, e > 0.

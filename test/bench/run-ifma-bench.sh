@@ -6,6 +6,7 @@
 # static library ships; the system GMP when that is missing).
 set -eu
 cd "$(dirname "$0")/../.."
+. test/lib.sh
 CC=${CC:-cc}
 prefix=${GMP_PREFIX:-build/gmp-static}
 if [ -r "$prefix/lib/libgmp.a" ]; then
@@ -17,6 +18,9 @@ else
     gmp_libs=-lgmp
 fi
 mkdir -p build/bench
+# The library's sources below JNI, as the C tests link them (the engine
+# needs its CPU check, self-test and the size table of engine.c).
+# shellcheck disable=SC2046 # a list of files
 $CC -O2 -std=c11 -Wall -Wextra -Werror $gmp_cflags -Isrc -o build/bench/ifma_bench \
-    test/bench/ifma_bench.c src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c $gmp_libs
+    test/bench/ifma_bench.c $(c_sources_below_jni) $gmp_libs
 exec build/bench/ifma_bench "$@"
