@@ -49,13 +49,21 @@ typedef struct {
     size_t mem_limbs;
 } jbigi_adx_ctx;
 
+/* Flags of jbigi_adx_ctx_init. */
+/* The values multiplied are secret, and so is the modulus. */
+#define JBIGI_ADX_SECRET 1
+/* With JBIGI_ADX_SECRET: the modulus is public after all (a fixed-base
+ * table's), so R^2 mod m may come from the quicker division. */
+#define JBIGI_ADX_PUBLIC_MODULUS 2
+
 /*
  * Prepares ctx for m (n limbs, odd, top limb non-zero, 1 <= n <=
- * JBIGI_ADX_MAX_LIMBS).  secret: the values multiplied are secret, and so is
- * the modulus (R^2 mod m by mpn_sec_div_r).  Returns 0, or -1 when memory
+ * JBIGI_ADX_MAX_LIMBS).  flags: JBIGI_ADX_SECRET makes the products
+ * side-channel silent and computes R^2 mod m by mpn_sec_div_r, unless
+ * JBIGI_ADX_PUBLIC_MODULUS says m is public.  Returns 0, or -1 when memory
  * ran out.  Free with jbigi_adx_ctx_clear, which wipes.
  */
-int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int secret);
+int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags);
 void jbigi_adx_ctx_clear(jbigi_adx_ctx *ctx);
 
 /* r = a R mod m for a (n limbs) < m; r has N limbs. */

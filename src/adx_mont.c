@@ -338,13 +338,14 @@ void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
 
 #endif
 
-int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int secret)
+int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags)
 {
     const mp_size_t N = (n + 3) & ~(mp_size_t)3;
+    const int secret = (flags & JBIGI_ADX_SECRET) && !(flags & JBIGI_ADX_PUBLIC_MODULUS);
     memset(ctx, 0, sizeof *ctx);
     ctx->n = n;
     ctx->N = N;
-    ctx->secret = secret != 0;
+    ctx->secret = (flags & JBIGI_ADX_SECRET) != 0;
     ctx->k0 = jbigi_negated_inverse(m[0]);
     /* m, rr, one; and for R^2 mod m: 2 N + 1 limbs of 2^(128 N) and the
      * division's scratch (or quotient). */

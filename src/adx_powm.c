@@ -98,7 +98,7 @@ int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, con
     if (!supported(n))
         return JBIGI_ADX_UNSUPPORTED;
     jbigi_adx_ctx ctx;
-    if (jbigi_adx_ctx_init(&ctx, m, n, 1) != 0)
+    if (jbigi_adx_ctx_init(&ctx, m, n, JBIGI_ADX_SECRET) != 0)
         return JBIGI_ADX_NO_MEMORY;
     int rc = jbigi_drive_fixed_window(&adx_ops, &ctx, r, b, e, n);
     jbigi_adx_ctx_clear(&ctx);

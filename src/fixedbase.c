@@ -1,7 +1,8 @@
 /*
  * fixedbase.c - fixed-base exponentiation: a Lim-Lee comb over Montgomery
- * arithmetic, built from GMP's public mpn functions or, where the AVX-512
- * IFMA engine runs, from its multiplication on 52-bit digits.
+ * arithmetic, built from GMP's public mpn functions, from the MULX/ADX
+ * engine's where it takes the size, or, where the AVX-512 IFMA engine
+ * runs, from its multiplication on 52-bit digits.
  *
  * The comb.  Pick rows h and blocks v; let b = ceil(ceil(E / h) / v) and
  * a = v * b, so h * a >= E bits of exponent are covered.  Bit k*a + s*b + t
@@ -30,7 +31,10 @@
  * numbers, W = ifma_words(n) 52-bit digits each (R = 2^(52 N), see ifma.h).
  * Which format a table gets follows from the size its caller allocated
  * (jbigi_fb_table_limbs); both are read by the same comb loops, through
- * mont_mul and mont_sqr.  The engine wants 64-byte aligned operands: entries
+ * mont_mul and mont_sqr.  A table in GMP's format is also the MULX/ADX
+ * engine's where the engine works on n limbs itself (n a multiple of 4, so
+ * its R is 2^(64 n) too): both keep values fully reduced, so the entries
+ * and every result are the same whichever of the two multiplies.  The engine wants 64-byte aligned operands: entries
  * in a Java buffer are copied to an aligned slot first (a few ns each).
  *
  * Edge cases, handled by the caller or early here:
@@ -48,6 +52,7 @@
 #include "fixedbase.h"
 #include "limb_inverse.h"
 
+#include "adx.h"
 #include "engine.h"
 #include "ifma.h"
 #include "scratch.h"
@@ -90,6 +95,9 @@ struct mont {
     jbigi_ifma_ctx *ifma;
     jbigi_ifma_ctx ifma_ctx;
     uint64_t *aligned;  /* 3 numbers: two operands and a result */
+    /* GMP's format on the MULX/ADX engine's products and reduction. */
+    jbigi_adx_ctx *adx;
+    jbigi_adx_ctx adx_ctx;
 };
 
 /* Digit words per number of the IFMA engine for an n-limb modulus, as ifma.h
@@ -221,6 +229,10 @@ static void store_result(struct mont *c, mp_limb_t *rp, const uint64_t *result)
 /* rp = ap * bp / R mod m; rp may alias either input. */
 static void mont_mul(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap, const mp_limb_t *bp)
 {
+    if (c->adx != NULL) {
+        jbigi_adx_mul(c->adx, rp, ap, bp);
+        return;
+    }
     if (c->ifma != NULL) {
         uint64_t *result = aligned_result(c, rp);
         jbigi_ifma_mul(c->ifma, result, aligned_operand(c, ap, 0), aligned_operand(c, bp, 1));
@@ -236,6 +248,10 @@ static void mont_mul(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap, const m
 
 static void mont_sqr(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
 {
+    if (c->adx != NULL) {
+        jbigi_adx_sqr(c->adx, rp, ap);
+        return;
+    }
     if (c->ifma != NULL) {
         uint64_t *result = aligned_result(c, rp);
         jbigi_ifma_sqr(c->ifma, result, aligned_operand(c, ap, 0));
@@ -252,6 +268,10 @@ static void mont_sqr(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
 /* Out of Montgomery form: rp = ap / R mod m, fully reduced. */
 static void mont_leave(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
 {
+    if (c->adx != NULL) {
+        jbigi_adx_from_mont(c->adx, rp, ap);
+        return;
+    }
     if (c->ifma != NULL) {
         jbigi_ifma_from_mont(c->ifma, rp, aligned_operand(c, ap, 0));
         return;
@@ -259,6 +279,13 @@ static void mont_leave(struct mont *c, mp_limb_t *rp, const mp_limb_t *ap)
     mpn_copyi(c->product, ap, c->n);
     mpn_zero(c->product + c->n, c->n);
     mont_reduce(c, rp);
+}
+
+/* Whether a table in GMP's format is worked on with the MULX/ADX engine:
+ * where the engine takes the size now and its R is GMP's (see above). */
+static int uses_adx(const struct comb *k)
+{
+    return !k->ifma && k->n % 4 == 0 && jbigi_engine_for(k->n) == JBIGI_ENGINE_ADX;
 }
 
 /*
@@ -289,8 +316,18 @@ static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_t
     c->constant_time = constant_time;
     c->ifma = NULL;
     c->aligned = NULL;
+    c->adx = NULL;
     *total_limbs = total;
     *work = NULL;
+    if (uses_adx(k)) {
+        /* The modulus of a table is public: the quick division. */
+        int flags = constant_time ? JBIGI_ADX_SECRET | JBIGI_ADX_PUBLIC_MODULUS : 0;
+        if (jbigi_adx_ctx_init(&c->adx_ctx, k->modulus, k->n, flags) != 0) {
+            jbigi_scratch_free(scratch, total);
+            return NULL;
+        }
+        c->adx = &c->adx_ctx;
+    }
     if (k->ifma) {
         /* The modulus of a table is public (R^2 mod m is not even used here):
          * the quick division, also for the constant-time path. */
@@ -318,6 +355,8 @@ static mp_limb_t *mont_init(struct mont *c, const struct comb *k, int constant_t
 /* Releases what mont_init took, wiping it. */
 static void mont_clear(struct mont *c, mp_limb_t *scratch, size_t total, size_t work_count, uint64_t *work)
 {
+    if (c->adx != NULL)
+        jbigi_adx_ctx_clear(c->adx);
     if (c->ifma != NULL) {
         if (work != NULL)
             jbigi_ifma_free(work, c->ifma, work_count);

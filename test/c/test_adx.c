@@ -85,7 +85,8 @@ static void check_random(mp_size_t n, long cases, long long_cases, long ct_cases
 }
 
 /* The layer: the reduction of any u < m R, products in place and not, and
- * the conversions, on both the public and the secret context. */
+ * the conversions, on the public context, the secret one, and the secret
+ * one with a public modulus (the fixed-base tables' contexts). */
 static void check_layer(mp_size_t n, long cases)
 {
     mp_limb_t m[MAXN], a[MAXN], b[MAXN], x[MAXN], ma[MAXN], mb[MAXN], mr[MAXN], u[2 * MAXN];
@@ -94,7 +95,7 @@ static void check_layer(mp_size_t n, long cases)
         random_below(a, m, n);
         random_below(b, m, n);
         jbigi_adx_ctx ctx;
-        CHECK(jbigi_adx_ctx_init(&ctx, m, n, (int)(c & 1)) == 0, "ctx_init n=%ld", (long)n);
+        CHECK(jbigi_adx_ctx_init(&ctx, m, n, (int)(c & 3)) == 0, "ctx_init n=%ld", (long)n);
         const mp_size_t N = ctx.N;
         CHECK(N % 4 == 0 && N >= n && N < n + 4, "N=%ld for n=%ld", (long)N, (long)n);
         mpz_t za, zb, zm, want, zu;

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adx.h"
 #include "check.h"
+#include "engine.h"
 #include "fixedbase.h"
 
 static gmp_randstate_t state;
@@ -122,6 +124,71 @@ static void check_refusals(void)
     mpz_clears(m, base, e, r, NULL);
 }
 
+/*
+ * A table built with GMP's products and one built with the MULX/ADX
+ * engine's (the same format) hold the same limbs, and each evaluates
+ * right under the other's arithmetic, both variants.
+ */
+static void check_tables_shared_by_gmp_and_adx(unsigned mod_bits, unsigned rows, unsigned blocks)
+{
+    mpz_t m, base, e, r, want;
+    mpz_inits(m, base, e, r, want, NULL);
+    mpz_urandomb(m, state, mod_bits);
+    mpz_setbit(m, mod_bits - 1);
+    mpz_setbit(m, 0);
+    mpz_urandomb(base, state, mod_bits);
+    size_t limbs_gmp, limbs_adx;
+    jbigi_engine_force("gmp");
+    mp_limb_t *by_gmp = make_table(base, m, rows, blocks, mod_bits, &limbs_gmp);
+    jbigi_engine_force("adx");
+    mp_limb_t *by_adx = make_table(base, m, rows, blocks, mod_bits, &limbs_adx);
+    if (by_gmp != NULL && by_adx != NULL) {
+        CHECK(limbs_gmp == limbs_adx && memcmp(by_gmp, by_adx, limbs_gmp * sizeof(mp_limb_t)) == 0,
+              "m=%u bits rows=%u blocks=%u: the engines built different tables", mod_bits, rows, blocks);
+        for (int i = 0; i < 4; i++) {
+            mpz_urandomb(e, state, mod_bits);
+            mpz_powm(want, base, e, m);
+            for (int ct = 0; ct <= 1; ct++) {
+                jbigi_engine_force("adx");
+                enum jbigi_status st = jbigi_fb_powm(r, by_gmp, limbs_gmp, e, ct);
+                CHECK(st == JBIGI_OK && mpz_cmp(r, want) == 0, "m=%u bits ct=%d: GMP's table under ADX", mod_bits, ct);
+                jbigi_engine_force("gmp");
+                st = jbigi_fb_powm(r, by_adx, limbs_adx, e, ct);
+                CHECK(st == JBIGI_OK && mpz_cmp(r, want) == 0, "m=%u bits ct=%d: ADX's table under GMP", mod_bits, ct);
+            }
+        }
+    }
+    jbigi_engine_force("auto");
+    free(by_gmp);
+    free(by_adx);
+    mpz_clears(m, base, e, r, want, NULL);
+}
+
+/* The comb on the MULX/ADX engine's arithmetic: at limb counts that are a
+ * multiple of 4 it multiplies there (elsewhere GMP does). */
+static void check_adx_tables(void)
+{
+    static const unsigned sizes[] = {256, 512, 1000, 1024, 1536, 2048, 2112, 3072, 4096};
+    const char *env = getenv("JBIGI_ENGINE");
+    if (env != NULL && strcmp(env, "gmp") == 0) {
+        printf("# JBIGI_ENGINE=gmp: the comb on the MULX/ADX engine is left to the other run\n");
+        return;
+    }
+    if (!jbigi_adx_cpu()) {
+        SKIP(1, "this CPU has no BMI2 and ADX: the comb on the MULX/ADX engine is not run");
+        return;
+    }
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        jbigi_engine_force("adx");
+        check_shape(sizes[i], 3, 1, 4);
+        check_shape(sizes[i], 8, 2, 4);
+        if (sizes[i] <= 2048)
+            check_shape(sizes[i], 5, 3, 4);
+        jbigi_engine_force("auto");
+        check_tables_shared_by_gmp_and_adx(sizes[i], 5, 2);
+    }
+}
+
 int main(void)
 {
     uint64_t seed = test_seed("test_fixedbase");
@@ -140,6 +207,7 @@ int main(void)
     check_shape(1025, 6, 2, 6);
     check_shape(3072, 8, 2, 4);
     check_shape(8192, 8, 2, 2);
+    check_adx_tables();
     gmp_randclear(state);
     return finish("test_fixedbase");
 }
