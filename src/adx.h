@@ -14,7 +14,9 @@
  * reduction: N rows of q m added with two interleaved carry chains (ADCX
  * for the low halves, ADOX for the high ones).  GMP's own reduction (its
  * generic redc_1, one mpn_addmul_1 per row) is where mpz_powm spends most
- * of its time on the CPUs this engine is for.
+ * of its time on the CPUs this engine is for.  For N = 4 (moduli up to 256
+ * bits) product and reduction are one block of register-only code, with no
+ * call into GMP; it is constant time for every context.
  *
  * Only code reached after jbigi_adx_cpu() returned 1 executes MULX, ADCX or
  * ADOX.  On other architectures everything compiles to stubs that report

@@ -290,10 +290,90 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
         r[i] = (d[i] & keep_difference) | (r[i] & ~keep_difference);
 }
 
+/*
+ * One step of the four-limb product (mont4): t += a b[i], then t += q m with
+ * q = t0 k0, which clears t0.  t is six registers, T0..T5 (T5 zero on
+ * entry); the caller rotates the names, so the cleared T0 is the next
+ * step's zero T5 and nothing moves.  Each half runs MULX with the low
+ * halves on the ADCX chain and the high halves on the ADOX chain; the last
+ * three instructions fold both chains' carries into T4 and T5.
+ */
+#define MONT4_HALF(SRC, T0, T1, T2, T3, T4, T5)                                                  \
+    "xor %k[lo], %k[lo]\n\t"                                                                   \
+    "mulx 0(%[" SRC "]), %[lo], %[hi]\n\t"                                                     \
+    "adcx %[lo], %[" T0 "]\n\t"                                                                \
+    "adox %[hi], %[" T1 "]\n\t"                                                                \
+    "mulx 8(%[" SRC "]), %[lo], %[hi]\n\t"                                                     \
+    "adcx %[lo], %[" T1 "]\n\t"                                                                \
+    "adox %[hi], %[" T2 "]\n\t"                                                                \
+    "mulx 16(%[" SRC "]), %[lo], %[hi]\n\t"                                                    \
+    "adcx %[lo], %[" T2 "]\n\t"                                                                \
+    "adox %[hi], %[" T3 "]\n\t"                                                                \
+    "mulx 24(%[" SRC "]), %[lo], %[hi]\n\t"                                                    \
+    "adcx %[lo], %[" T3 "]\n\t"                                                                \
+    "adox %[hi], %[" T4 "]\n\t"                                                                \
+    "adcx %[zero], %[" T4 "]\n\t"                                                              \
+    "adox %[zero], %[" T5 "]\n\t"                                                              \
+    "adcx %[zero], %[" T5 "]\n\t"
+#define MONT4_STEP(BOFF, T0, T1, T2, T3, T4, T5)                                                 \
+    "mov " BOFF "(%[b]), %%rdx\n\t" MONT4_HALF("a", T0, T1, T2, T3, T4, T5)                    \
+    "mov %[" T0 "], %%rdx\n\t"                                                                 \
+    "imul %[k0], %%rdx\n\t" MONT4_HALF("m", T0, T1, T2, T3, T4, T5)
+
+/*
+ * r = a b / 2^256 mod m for a four-limb modulus (N = 4), a, b in [0, m):
+ * the whole product and reduction in registers, interleaved a limb of b at
+ * a time (the running value stays below 2 m, five limbs), then m
+ * subtracted and the difference kept under a carry-flag move.  No branch,
+ * no address depends on a value.  r may alias a or b.
+ */
+static void mont4_mul(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b)
+{
+    static const mp_limb_t zero = 0;
+    const mp_limb_t *m = ctx->m;
+    mp_limb_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, lo, hi;
+    __asm__(MONT4_STEP("0", "t0", "t1", "t2", "t3", "t4", "t5")
+            MONT4_STEP("8", "t1", "t2", "t3", "t4", "t5", "t0")
+            MONT4_STEP("16", "t2", "t3", "t4", "t5", "t0", "t1")
+            MONT4_STEP("24", "t3", "t4", "t5", "t0", "t1", "t2")
+            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
+              [lo] "=&r"(lo), [hi] "=&r"(hi)
+            : [a] "r"(a), [b] "r"(b), [m] "r"(m), [k0] "m"(ctx->k0), [zero] "m"(zero)
+            : "rdx", "cc", "memory");
+    /* The value is t2:t1:t0:t5:t4 (the names rotated four times), below 2 m:
+     * subtract m, and keep the difference unless that borrowed out of t2. */
+    mp_limb_t d0, d1, d2, d3;
+    __asm__("mov %[v0], %[d0]\n\t"
+            "sub 0(%[m]), %[d0]\n\t"
+            "mov %[v1], %[d1]\n\t"
+            "sbb 8(%[m]), %[d1]\n\t"
+            "mov %[v2], %[d2]\n\t"
+            "sbb 16(%[m]), %[d2]\n\t"
+            "mov %[v3], %[d3]\n\t"
+            "sbb 24(%[m]), %[d3]\n\t"
+            "sbb $0, %[top]\n\t"
+            "cmovnc %[d0], %[v0]\n\t"
+            "cmovnc %[d1], %[v1]\n\t"
+            "cmovnc %[d2], %[v2]\n\t"
+            "cmovnc %[d3], %[v3]\n\t"
+            : [v0] "+r"(t4), [v1] "+r"(t5), [v2] "+r"(t0), [v3] "+r"(t1), [top] "+r"(t2), [d0] "=&r"(d0),
+              [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
+            : [m] "r"(m), "m"(*(const mp_limb_t(*)[4])m)
+            : "cc");
+    r[0] = t4;
+    r[1] = t5;
+    r[2] = t0;
+    r[3] = t1;
+}
+
 void jbigi_adx_mul(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b)
 {
     mp_limb_t u[2 * JBIGI_ADX_MAX_LIMBS];
     const mp_size_t N = ctx->N;
+    if (N == 4) {
+        mont4_mul(ctx, r, a, b);
+        return;
+    }
     if (ctx->secret)
         mpn_sec_mul(u, a, N, b, N, NULL); /* mpn_sec_mul_itch is 0 */
     else
@@ -307,6 +387,10 @@ void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
 {
     mp_limb_t u[2 * JBIGI_ADX_MAX_LIMBS];
     const mp_size_t N = ctx->N;
+    if (N == 4) {
+        mont4_mul(ctx, r, a, a);
+        return;
+    }
     if (ctx->secret)
         mpn_sec_sqr(u, a, N, NULL); /* mpn_sec_sqr_itch is 0 */
     else

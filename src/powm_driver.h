@@ -150,15 +150,36 @@ static inline mp_limb_t jbigi_select_mask(unsigned index, unsigned j)
     return mask;
 }
 
-/* r = table[index], every entry read in full under a mask. */
+/*
+ * r = table[index], every entry read in full under a mask.  Four limbs at a
+ * time are gathered in registers over all the entries, then stored: OR-ing
+ * each entry into r in memory instead chains every limb's 32 updates
+ * through the store buffer, which made this a third of a 256-bit
+ * exponentiation's time.
+ */
 static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, size_t limbs, unsigned index)
 {
-    memset(r, 0, limbs * sizeof(mp_limb_t));
-    for (unsigned j = 0; j < JBIGI_CT_ENTRIES; j++) {
-        const mp_limb_t mask = jbigi_select_mask(index, j);
-        const mp_limb_t *entry = table + j * limbs;
-        for (size_t k = 0; k < limbs; k++)
-            r[k] |= entry[k] & mask;
+    size_t k = 0;
+    for (; k + 4 <= limbs; k += 4) {
+        mp_limb_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (unsigned j = 0; j < JBIGI_CT_ENTRIES; j++) {
+            const mp_limb_t mask = jbigi_select_mask(index, j);
+            const mp_limb_t *entry = table + j * limbs + k;
+            a0 |= entry[0] & mask;
+            a1 |= entry[1] & mask;
+            a2 |= entry[2] & mask;
+            a3 |= entry[3] & mask;
+        }
+        r[k] = a0;
+        r[k + 1] = a1;
+        r[k + 2] = a2;
+        r[k + 3] = a3;
+    }
+    for (; k < limbs; k++) {
+        mp_limb_t a = 0;
+        for (unsigned j = 0; j < JBIGI_CT_ENTRIES; j++)
+            a |= table[j * limbs + k] & jbigi_select_mask(index, j);
+        r[k] = a;
     }
 }
 
