@@ -109,7 +109,7 @@ static int ifma_takes(mp_size_t n)
 }
 
 /* MULX/ADX: the limb counts where it beats GMP (see above); four limbs on
- * its register-only kernel (0.77 of mpz_powm's time, 0.90 of
+ * its register-only kernels (0.70 of mpz_powm's time, 0.83 of
  * mpz_powm_sec's on the Zen 4; three limbs on the same kernel lose). */
 static int adx_takes(mp_size_t n)
 {
