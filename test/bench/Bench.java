@@ -315,13 +315,14 @@ public final class Bench {
 
     /**
      * The engines to time forced at this size beside the per-call choice:
-     * GMP where the choice is another engine (IFMA from 512 bits), and each
-     * other engine this CPU runs ("adx", "ifma"), except the one chosen.
+     * GMP where the choice may be another engine (ADX from 256 bits, IFMA
+     * from 512), and each other engine this CPU runs ("adx", "ifma"),
+     * except the one chosen.
      */
     private static List<String> forcedEngines(int bits) {
         String chosen = NativeBigInteger.engine();
         List<String> engines = new ArrayList<>();
-        if (bits >= 512 && !"gmp".equals(chosen))
+        if (bits >= 256 && !"gmp".equals(chosen))
             engines.add("gmp");
         for (String engine : new String[] {"adx", "ifma"}) {
             if (!chosen.startsWith(engine.equals("ifma") ? "avx512-ifma" : engine) && engineRuns(engine))
