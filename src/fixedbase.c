@@ -31,11 +31,12 @@
  * numbers, W = ifma_words(n) 52-bit digits each (R = 2^(52 N), see ifma.h).
  * Which format a table gets follows from the size its caller allocated
  * (jbigi_fb_table_limbs); both are read by the same comb loops, through
- * mont_mul and mont_sqr.  A table in GMP's format is also the MULX/ADX
- * engine's where the engine works on n limbs itself (n a multiple of 4, so
- * its R is 2^(64 n) too): both keep values fully reduced, so the entries
- * and every result are the same whichever of the two multiplies.  The engine wants 64-byte aligned operands: entries
- * in a Java buffer are copied to an aligned slot first (a few ns each).
+ * mont_mul and mont_sqr.  The IFMA engine wants 64-byte aligned operands:
+ * entries in a Java buffer are copied to an aligned slot first (a few ns
+ * each).  A table in GMP's format is also the MULX/ADX engine's where that
+ * engine works on n limbs itself (n a multiple of 4, so its R is 2^(64 n)
+ * too): both keep values fully reduced, so the entries and every result
+ * are the same whichever of the two multiplies.
  *
  * Edge cases, handled by the caller or early here:
  *   m even or m <= 1      no Montgomery form; refused at build (use mpz_powm).
