@@ -52,7 +52,14 @@ void jbigi_operand_release(struct jbigi_operand *op)
     }
 }
 
-jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name)
+/*
+ * The length of array, named name in messages; 0 with an exception pending
+ * when it is null, empty or over the size limit.  An empty array throws
+ * empty_exception with empty_text, or with "<name> is empty" when
+ * empty_text is NULL.
+ */
+static jsize checked_length(JNIEnv *env, jbyteArray array, const char *name, const char *empty_exception,
+                            const char *empty_text)
 {
     char message[128];
     if (array == NULL) {
@@ -62,8 +69,9 @@ jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name)
     }
     jsize len = (*env)->GetArrayLength(env, array);
     if (len == 0) {
-        snprintf(message, sizeof message, "%s is empty", name);
-        jbigi_throw(env, "java/lang/IllegalArgumentException", message);
+        if (empty_text == NULL)
+            snprintf(message, sizeof message, "%s is empty", name);
+        jbigi_throw(env, empty_exception, empty_text != NULL ? empty_text : message);
         return 0;
     }
     if (len > JBIGI_MAX_OPERAND_BYTES) {
@@ -73,6 +81,11 @@ jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name)
         return 0;
     }
     return len;
+}
+
+jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name)
+{
+    return checked_length(env, array, name, "java/lang/IllegalArgumentException", NULL);
 }
 
 /* op->limbs = limbs limbs, on the stack when they fit: the choice follows
@@ -148,24 +161,10 @@ int jbigi_read_unsigned(JNIEnv *env, jbyteArray array, jsize len, size_t min_lim
 
 int jbigi_read_operand(JNIEnv *env, jbyteArray array, const char *name, struct jbigi_operand *op)
 {
-    char message[128];
-    if (array == NULL) {
-        snprintf(message, sizeof message, "%s is null", name);
-        jbigi_throw(env, "java/lang/NullPointerException", message);
+    /* Empty: what new BigInteger(new byte[0]) throws. */
+    jsize len = checked_length(env, array, name, "java/lang/NumberFormatException", "Zero length BigInteger");
+    if (len == 0)
         return 0;
-    }
-    jsize len = (*env)->GetArrayLength(env, array);
-    if (len == 0) {
-        /* What new BigInteger(new byte[0]) throws. */
-        jbigi_throw(env, "java/lang/NumberFormatException", "Zero length BigInteger");
-        return 0;
-    }
-    if (len > JBIGI_MAX_OPERAND_BYTES) {
-        snprintf(message, sizeof message, "%s is %ld bytes, more than jbigi's limit of %ld bytes",
-                 name, (long)len, (long)JBIGI_MAX_OPERAND_BYTES);
-        jbigi_throw(env, "java/lang/ArithmeticException", message);
-        return 0;
-    }
 
     op->nlimbs = jbigi_limbs_for_bytes((size_t)len);
     op->limbs = op->stack;
