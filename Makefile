@@ -92,14 +92,14 @@ endif
 JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
 C_SOURCES := src/jbigi.c src/fixedbase_jni.c src/jni_util.c src/convert.c src/arith.c src/version.c \
   src/wipe.c src/scratch.c src/fixedbase.c src/engine.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c \
-  src/adx_mont.c src/adx_powm.c \
+  src/adx_mont.c src/adx_powm.c src/mpn_mont.c \
   src/small_powm.c src/cpu_check.c src/table_memory.c
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 # 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine
 # (x86-64 only) and the fixed-base tables are written for 64-bit limbs, so
 # they are left out and ifma_none.c says the engine is never available; the
 # Java side then runs FixedBase on BigInteger (FixedBase.nativesWork() is false).
-LIMB32_OMITTED := src/fixedbase_jni.c src/fixedbase.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c
+LIMB32_OMITTED := src/fixedbase_jni.c src/fixedbase.c src/mpn_mont.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c
 # $(call arch_sources,ARCH): the library's sources for that architecture.
 arch_sources = $(if $(filter armhf,$(1)),$(filter-out $(LIMB32_OMITTED),$(C_SOURCES)) src/ifma_none.c,$(C_SOURCES))
 RESOURCE_NAME = $(call resource_name,$(VARIANT))

@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <gmp.h>
 
+#include "powm_driver.h"
+
 /* The largest modulus, in limbs, the engine handles (8192 bits). */
 #define JBIGI_ADX_MAX_LIMBS 128
 
@@ -100,6 +102,12 @@ int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size
  * window, every entry read under a mask).  All scratch is wiped.
  */
 int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, const mp_limb_t *m, mp_size_t n);
+
+/*
+ * The engine as the drivers see it (powm_driver.h, comb_driver.h), on a
+ * context from jbigi_adx_ctx_init: values of N limbs; to_mont takes n limbs.
+ */
+extern const jbigi_mont_ops jbigi_adx_mont_ops;
 
 /*
  * The reduction alone, for the tests: r (N limbs) = u / R mod m for u (2 N

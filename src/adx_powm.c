@@ -56,7 +56,7 @@ static void adx_sqr(const void *ctx, mp_limb_t *r, const mp_limb_t *a)
     jbigi_adx_sqr(ctx, r, a);
 }
 
-static const jbigi_mont_ops adx_ops = {
+const jbigi_mont_ops jbigi_adx_mont_ops = {
     .elem_limbs = adx_elem_limbs,
     .alloc = adx_alloc,
     .release = adx_release,
@@ -66,6 +66,7 @@ static const jbigi_mont_ops adx_ops = {
     .mul = adx_mul,
     .sqr = adx_sqr,
     .select = NULL,
+    .select_any = NULL,
 };
 
 static int supported(mp_size_t n)
@@ -88,7 +89,7 @@ int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size
     jbigi_adx_ctx ctx;
     if (jbigi_adx_ctx_init(&ctx, m, n, 0) != 0)
         return JBIGI_ADX_NO_MEMORY;
-    int rc = jbigi_drive_window(&adx_ops, &ctx, r, b, e, en);
+    int rc = jbigi_drive_window(&jbigi_adx_mont_ops, &ctx, r, b, e, en);
     jbigi_adx_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
 }
@@ -100,7 +101,7 @@ int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, con
     jbigi_adx_ctx ctx;
     if (jbigi_adx_ctx_init(&ctx, m, n, JBIGI_ADX_SECRET) != 0)
         return JBIGI_ADX_NO_MEMORY;
-    int rc = jbigi_drive_fixed_window(&adx_ops, &ctx, r, b, e, n);
+    int rc = jbigi_drive_fixed_window(&jbigi_adx_mont_ops, &ctx, r, b, e, n);
     jbigi_adx_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
 }

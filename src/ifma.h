@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <gmp.h>
 
+#include "powm_driver.h"
+
 #define JBIGI_IFMA_NO_MEMORY 1
 #define JBIGI_IFMA_UNSUPPORTED 2
 
@@ -166,6 +168,13 @@ void jbigi_ifma_from_mont(const jbigi_ifma_ctx *ctx, mp_limb_t *x, const uint64_
  */
 void jbigi_ifma_mul(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b);
 void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a);
+
+/*
+ * The engine as the drivers see it (powm_driver.h, comb_driver.h), on a
+ * context from jbigi_ifma_ctx_init: values are digit arrays of ctx->words
+ * words, 64-byte aligned (from jbigi_ifma_alloc); to_mont takes n limbs.
+ */
+extern const jbigi_mont_ops jbigi_ifma_mont_ops;
 
 /*
  * For the tests: how mul and sqr store their result.  x: words digits

@@ -139,7 +139,42 @@ SELECT_TARGET static void select32(uint64_t *dst, const uint64_t *table, size_t 
 #else
 static void select32(uint64_t *dst, const uint64_t *table, size_t words, unsigned index)
 {
-    jbigi_masked_select(dst, table, words, index);
+    jbigi_masked_select(dst, table, words, JBIGI_CT_ENTRIES, index);
+}
+#endif
+
+#if JBIGI_AVX512_CODE
+/*
+ * dst = table[which] of count entries of words digits at any address (a
+ * fixed-base table in a Java buffer), reading every entry: the entry is
+ * picked by a vector comparison into a mask register, which takes the same
+ * time whatever it finds.
+ */
+JBIGI_AVX512_TARGET("avx512f") static void select_any(uint64_t *dst, const uint64_t *table, size_t words,
+                                                      size_t count, size_t which)
+{
+    __m512i wanted = _mm512_set1_epi64((long long)which);
+    /* Opaque from here on: the compiler cannot turn the comparison back
+     * into a scalar test of `which` and a branch or a conditional move. */
+    JBIGI_VECTOR_OPAQUE(wanted);
+    for (size_t w = 0; w < words; w += 8) {
+        __m512i acc = _mm512_setzero_si512();
+        for (size_t i = 0; i < count; i++) {
+            __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)i), wanted);
+            /* Loaded in full into a register first: folded into the move,
+             * it would become a masked load, which need not touch memory
+             * where its mask is clear. */
+            __m512i entry = _mm512_loadu_si512((const void *)(table + i * words + w));
+            JBIGI_VECTOR_OPAQUE(entry);
+            acc = _mm512_mask_mov_epi64(acc, hit, entry);
+        }
+        _mm512_storeu_si512((void *)(dst + w), acc);
+    }
+}
+#else
+static void select_any(uint64_t *dst, const uint64_t *table, size_t words, size_t count, size_t which)
+{
+    jbigi_masked_select(dst, table, words, count, which);
 }
 #endif
 
@@ -194,7 +229,12 @@ static void ifma_select(const void *ctx, mp_limb_t *r, const mp_limb_t *table, u
     select32(r, table, (size_t)((const jbigi_ifma_ctx *)ctx)->words, index);
 }
 
-static const jbigi_mont_ops ifma_ops = {
+static void ifma_select_any(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index)
+{
+    select_any(r, table, (size_t)((const jbigi_ifma_ctx *)ctx)->words, count, index);
+}
+
+const jbigi_mont_ops jbigi_ifma_mont_ops = {
     .elem_limbs = ifma_elem_limbs,
     .alloc = ifma_alloc,
     .release = ifma_release,
@@ -204,6 +244,7 @@ static const jbigi_mont_ops ifma_ops = {
     .mul = ifma_mul,
     .sqr = ifma_sqr,
     .select = ifma_select,
+    .select_any = ifma_select_any,
 };
 
 int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
@@ -222,7 +263,7 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
     int rc = jbigi_ifma_ctx_init(&ctx, m, n, 0);
     if (rc != 0)
         return rc;
-    rc = jbigi_drive_window(&ifma_ops, &ctx, r, b, e, en);
+    rc = jbigi_drive_window(&jbigi_ifma_mont_ops, &ctx, r, b, e, en);
     jbigi_ifma_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_IFMA_NO_MEMORY;
 }
@@ -234,7 +275,7 @@ int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
     int rc = jbigi_ifma_ctx_init(&ctx, m, n, JBIGI_IFMA_CONSTANT_TIME);
     if (rc != 0)
         return rc;
-    rc = jbigi_drive_fixed_window(&ifma_ops, &ctx, r, b, e, n);
+    rc = jbigi_drive_fixed_window(&jbigi_ifma_mont_ops, &ctx, r, b, e, n);
     jbigi_ifma_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_IFMA_NO_MEMORY;
 }

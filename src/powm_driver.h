@@ -37,9 +37,12 @@ typedef struct {
     /* Products in the domain; r may alias a or b. */
     void (*mul)(const void *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b);
     void (*sqr)(const void *ctx, mp_limb_t *r, const mp_limb_t *a);
-    /* r = table[index] of JBIGI_CT_ENTRIES values, reading every entry the
-     * same way whatever index is; NULL for the driver's own. */
+    /* r = table[index] of JBIGI_CT_ENTRIES values from alloc, reading every
+     * entry the same way whatever index is; NULL for the driver's own. */
     void (*select)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, unsigned index);
+    /* The same over count values at any address (a fixed-base table in a
+     * caller's buffer: comb_driver.h); NULL for the driver's own. */
+    void (*select_any)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index);
 } jbigi_mont_ops;
 
 /* The driver's status codes. */
@@ -140,8 +143,9 @@ static inline unsigned jbigi_window5(const mp_limb_t *e, mp_size_t en, size_t po
 
 /* A mask of all ones when index == j, else zeros, computed without a branch
  * and hidden from the compiler, which could otherwise turn the masked reads
- * back into a branch or a conditional move on the secret index. */
-static inline mp_limb_t jbigi_select_mask(unsigned index, unsigned j)
+ * back into a branch or a conditional move on the secret index.  index and
+ * j are below 2^63. */
+static inline mp_limb_t jbigi_select_mask(size_t index, size_t j)
 {
     mp_limb_t mask = (mp_limb_t)0 - (((mp_limb_t)(index ^ j) - 1) >> (GMP_NUMB_BITS - 1));
 #if defined(__GNUC__) || defined(__clang__)
@@ -151,18 +155,19 @@ static inline mp_limb_t jbigi_select_mask(unsigned index, unsigned j)
 }
 
 /*
- * r = table[index], every entry read in full under a mask.  Four limbs at a
- * time are gathered in registers over all the entries, then stored: OR-ing
- * each entry into r in memory instead chains every limb's 32 updates
- * through the store buffer, which made this a third of a 256-bit
+ * r = table[index] of count entries, every entry read in full under a mask.
+ * Four limbs at a time are gathered in registers over all the entries, then
+ * stored: OR-ing each entry into r in memory instead chains every limb's
+ * updates through the store buffer, which made this a third of a 256-bit
  * exponentiation's time.
  */
-static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, size_t limbs, unsigned index)
+static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, size_t limbs, size_t count,
+                                       size_t index)
 {
     size_t k = 0;
     for (; k + 4 <= limbs; k += 4) {
         mp_limb_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        for (unsigned j = 0; j < JBIGI_CT_ENTRIES; j++) {
+        for (size_t j = 0; j < count; j++) {
             const mp_limb_t mask = jbigi_select_mask(index, j);
             const mp_limb_t *entry = table + j * limbs + k;
             a0 |= entry[0] & mask;
@@ -177,7 +182,7 @@ static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, siz
     }
     for (; k < limbs; k++) {
         mp_limb_t a = 0;
-        for (unsigned j = 0; j < JBIGI_CT_ENTRIES; j++)
+        for (size_t j = 0; j < count; j++)
             a |= table[j * limbs + k] & jbigi_select_mask(index, j);
         r[k] = a;
     }
@@ -215,7 +220,7 @@ JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, cons
         if (ops->select != NULL)                                                                           \
             ops->select(ctx, (dst), table, (index));                                                       \
         else                                                                                               \
-            jbigi_masked_select((dst), table, limbs, (index));                                             \
+            jbigi_masked_select((dst), table, limbs, JBIGI_CT_ENTRIES, (index));                                             \
     } while (0)
     const size_t bits = (size_t)en * GMP_NUMB_BITS;
     size_t pos = (bits - 1) / JBIGI_CT_WINDOW * JBIGI_CT_WINDOW;

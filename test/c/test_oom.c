@@ -1,10 +1,12 @@
 /*
  * test_oom.c - memory that cannot be had, inside GMP, becomes JBIGI_NO_MEMORY
- * from jbigi_run_guarded instead of an abort, and the process carries on.
+ * from jbigi_run_guarded instead of an abort, and the process carries on;
+ * and the fixed-base comb reports every allocation of its own that fails.
  *
- * Linked with -Wl,--wrap=malloc: once the wiping allocator is installed GMP
- * allocates through wipe.c, whose malloc calls land in __wrap_malloc below,
- * which refuses blocks over a limit the test sets.
+ * Linked with -Wl,--wrap=malloc (and calloc, aligned_alloc): once the
+ * wiping allocator is installed GMP allocates through wipe.c, whose malloc
+ * calls land in __wrap_malloc below, which refuses blocks over a limit the
+ * test sets, or the one allocation it is told to refuse.
  */
 #include <gmp.h>
 #include <stdio.h>
@@ -12,21 +14,52 @@
 
 #include "arith.h"
 #include "check.h"
+#include "engine.h"
+#include "fixedbase.h"
+#include "ifma.h"
 #include "wipe.h"
 
 void *__real_malloc(size_t size);
 void *__wrap_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__wrap_calloc(size_t count, size_t size);
+void *__real_aligned_alloc(size_t alignment, size_t size);
+void *__wrap_aligned_alloc(size_t alignment, size_t size);
 
 static size_t refuse_above = (size_t)-1;
 static unsigned long refused;
+/* Allocations to let through before refusing one; -1: none refused. */
+static long refuse_after = -1;
+
+static int refuse(size_t size)
+{
+    if (refuse_after == 0) {
+        refuse_after = -1;
+        refused++;
+        return 1;
+    }
+    if (refuse_after > 0)
+        refuse_after--;
+    if (size > refuse_above) {
+        refused++;
+        return 1;
+    }
+    return 0;
+}
 
 void *__wrap_malloc(size_t size)
 {
-    if (size > refuse_above) {
-        refused++;
-        return NULL;
-    }
-    return __real_malloc(size);
+    return refuse(size) ? NULL : __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t count, size_t size)
+{
+    return refuse(count * size) ? NULL : __real_calloc(count, size);
+}
+
+void *__wrap_aligned_alloc(size_t alignment, size_t size)
+{
+    return refuse(size) ? NULL : __real_aligned_alloc(alignment, size);
 }
 
 struct call {
@@ -45,6 +78,85 @@ static enum jbigi_status nested(void *context)
     /* An inner guard catches its own failure; the outer one sees success. */
     enum jbigi_status inner = jbigi_run_guarded(powm, context);
     return inner == JBIGI_NO_MEMORY ? JBIGI_OK : JBIGI_MODULUS_EVEN;
+}
+
+struct fb_call {
+    mpz_ptr r;
+    mpz_srcptr g, e, m;
+    mp_limb_t *table;
+    size_t table_limbs;
+    int constant_time;
+};
+
+static enum jbigi_status fb_build(void *context)
+{
+    struct fb_call *c = context;
+    return jbigi_fb_build(c->table, c->table_limbs, c->g, c->m, 6, 2, mpz_sizeinbase(c->m, 2));
+}
+
+static enum jbigi_status fb_powm(void *context)
+{
+    struct fb_call *c = context;
+    return jbigi_fb_powm(c->r, c->table, c->table_limbs, c->e, c->constant_time);
+}
+
+/* Refuses the first, second, ... allocation of fn until one run needs no
+ * more than were let through: each refusal must give JBIGI_NO_MEMORY, and
+ * the run after them the right answer (checked by the caller). */
+static void refuse_each(enum jbigi_status (*fn)(void *), struct fb_call *c, const char *what)
+{
+    long k = 0;
+    for (;; k++) {
+        refuse_after = k;
+        enum jbigi_status status = jbigi_run_guarded(fn, c);
+        const int hit = refuse_after == -1;
+        refuse_after = -1;
+        if (!hit) {
+            CHECK(status == JBIGI_OK, "%s (engine %s, ct %d): %d with nothing refused", what, jbigi_engine_name(),
+                  c->constant_time, (int)status);
+            break;
+        }
+        CHECK(status == JBIGI_NO_MEMORY, "%s (engine %s, ct %d): allocation %ld refused gave %d", what,
+              jbigi_engine_name(), c->constant_time, k, (int)status);
+    }
+    CHECK(k > 0, "%s: allocates nothing", what);
+}
+
+/* The comb on each engine this CPU runs, at a size the MULX/ADX engine and
+ * the IFMA engine both take. */
+static void check_fixed_base(gmp_randstate_t state)
+{
+    mpz_t g, e, m, r, want;
+    mpz_inits(g, e, m, r, want, NULL);
+    mpz_urandomb(m, state, 1024);
+    mpz_setbit(m, 1023);
+    mpz_setbit(m, 0);
+    mpz_urandomb(g, state, 1024);
+    mpz_urandomb(e, state, 1000);
+    mpz_powm(want, g, e, m);
+    /* The IFMA self-test allocates on its first call, and a refusal there
+     * only postpones it: done first, so that what is refused is the comb's. */
+    (void)jbigi_ifma_available();
+    static const char *const engines[] = {"gmp", "adx", "auto"};
+    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
+        if (jbigi_engine_force(engines[i]) != 0)
+            continue;
+        const size_t table_limbs = jbigi_fb_table_limbs(mpz_size(m), 6, 2);
+        mp_limb_t *table = calloc(table_limbs, sizeof(mp_limb_t));
+        CHECK(table != NULL, "no memory for the table");
+        if (table == NULL)
+            break;
+        struct fb_call c = {r, g, e, m, table, table_limbs, 0};
+        refuse_each(fb_build, &c, "fixed-base build");
+        for (c.constant_time = 0; c.constant_time <= 1; c.constant_time++) {
+            refuse_each(fb_powm, &c, "fixed-base powm");
+            CHECK(mpz_cmp(r, want) == 0, "fixed-base powm (engine %s, ct %d): wrong result after the refusals",
+                  engines[i], c.constant_time);
+        }
+        free(table);
+    }
+    jbigi_engine_force("auto");
+    mpz_clears(g, e, m, r, want, NULL);
 }
 
 int main(void)
@@ -79,6 +191,7 @@ int main(void)
         mpz_powm(want, b, e, m);
         CHECK(mpz_cmp(r, want) == 0, "round %d: result after recovery", round);
     }
+    check_fixed_base(state);
     gmp_randclear(state);
     mpz_clears(b, e, m, r, want, NULL);
     return finish("test_oom");
