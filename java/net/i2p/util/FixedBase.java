@@ -351,16 +351,17 @@ public final class FixedBase implements Closeable {
 
     /**
      * The constant-time path reads a whole block per digit, so it wants
-     * smaller blocks; with the IFMA engine's cheaper multiplications, smaller
-     * still and more of them (5 x 4: 0.38 of the time of GMP's 6 x 2 at 2048
-     * bits, 0.28 at 4096).
+     * smaller blocks, and more of them: from 1024 bits 5 x 4, for every
+     * engine (the table size of 6 x 2, with a quarter of the entries read
+     * per digit; in GMP's format 0.85 to 0.98 of 6 x 2's time from 1024 to
+     * 4096 bits, on the MULX/ADX engine and on GMP's functions alike).
      */
     static int constantTimeRows(int bits) {
-        return ifmaTables(bits) ? 5 : bits >= 1024 ? 6 : bits >= 256 ? 5 : 4;
+        return bits >= 256 ? 5 : 4;
     }
 
     static int constantTimeBlocks(int bits) {
-        return ifmaTables(bits) ? 4 : 2;
+        return bits >= 1024 ? 4 : 2;
     }
 
     /**
