@@ -352,7 +352,7 @@ public final class FixedBase implements Closeable {
     /**
      * The constant-time path reads a whole block per digit, so it wants
      * smaller blocks, and more of them: from 1024 bits 5 x 4, for every
-     * engine (the table size of 6 x 2, with a quarter of the entries read
+     * engine (the table size of 6 x 2, with half the entries read
      * per digit; in GMP's format 0.85 to 0.98 of 6 x 2's time from 1024 to
      * 4096 bits, on the MULX/ADX engine and on GMP's functions alike).
      */
