@@ -38,7 +38,8 @@ typedef struct {
     void (*mul)(const void *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b);
     void (*sqr)(const void *ctx, mp_limb_t *r, const mp_limb_t *a);
     /* r = table[index] of JBIGI_CT_ENTRIES values from alloc, reading every
-     * entry the same way whatever index is; NULL for the driver's own. */
+     * entry the same way whatever index is; NULL for the driver's own.  (A
+     * table of another size goes to select_any.) */
     void (*select)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, unsigned index);
     /* The same over count values at any address (a fixed-base table in a
      * caller's buffer: comb_driver.h); NULL for the driver's own. */
@@ -49,9 +50,19 @@ typedef struct {
 #define JBIGI_DRIVER_OK 0
 #define JBIGI_DRIVER_NO_MEMORY 1
 
-/* The constant-time window: 5 bits, 32 entries. */
+/* The constant-time window from 512 bits: 5 bits, 32 entries. */
 #define JBIGI_CT_WINDOW 5
 #define JBIGI_CT_ENTRIES (1u << JBIGI_CT_WINDOW)
+
+/* The constant-time window's width for an exponent of bits bits (padded to
+ * the modulus' limbs, so public): 4 below 512 bits, where a 16-entry table
+ * costs fewer products and half the masked reads per window; on the ADX
+ * engine at 256 bits 0.91 of the 5-bit window's time (doc/engines.md).
+ * From 512 bits 5, JBIGI_CT_ENTRIES entries. */
+static inline unsigned jbigi_ct_window_width(size_t bits)
+{
+    return bits < 512 ? JBIGI_CT_WINDOW - 1 : JBIGI_CT_WINDOW;
+}
 
 #define JBIGI_DRIVER_INLINE static inline __attribute__((always_inline))
 
@@ -129,16 +140,16 @@ JBIGI_DRIVER_INLINE int jbigi_drive_window(const jbigi_mont_ops *ops, const void
     return JBIGI_DRIVER_OK;
 }
 
-/* Bits [pos, pos + 5) of e (en limbs), zero above.  Which limbs are read
- * depends on pos only, which is public. */
-static inline unsigned jbigi_window5(const mp_limb_t *e, mp_size_t en, size_t pos)
+/* Bits [pos, pos + w) of e (en limbs), zero above; w <= JBIGI_CT_WINDOW.
+ * Which limbs are read depends on pos and w only, which are public. */
+static inline unsigned jbigi_window_bits(const mp_limb_t *e, mp_size_t en, size_t pos, unsigned w)
 {
     const size_t limb = pos / GMP_NUMB_BITS;
     const unsigned off = (unsigned)(pos % GMP_NUMB_BITS);
     mp_limb_t v = e[limb] >> off;
-    if (off > GMP_NUMB_BITS - JBIGI_CT_WINDOW && limb + 1 < (size_t)en)
+    if (off > GMP_NUMB_BITS - w && limb + 1 < (size_t)en)
         v |= e[limb + 1] << (GMP_NUMB_BITS - off);
-    return (unsigned)(v & (JBIGI_CT_ENTRIES - 1));
+    return (unsigned)(v & (((mp_limb_t)1 << w) - 1));
 }
 
 /* A mask of all ones when index == j, else zeros, computed without a branch
@@ -189,9 +200,10 @@ static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, siz
 }
 
 /*
- * x (n limbs) = b^e mod m in constant time: 5-bit windows over all
- * GMP_NUMB_BITS en bits of e from the top, each window's entry read with
- * the engine's select (or the masked one above).  The sequence of products,
+ * x (n limbs) = b^e mod m in constant time: windows of
+ * jbigi_ct_window_width bits over all GMP_NUMB_BITS en bits of e from the
+ * top, each window's entry read with the engine's select (select_any for a
+ * table of other than JBIGI_CT_ENTRIES entries; else the masked one above).  The sequence of products,
  * the addresses and the loop counts depend on en and the engine's sizes
  * alone; e's value reaches only the select's masks.  b: n limbs, < m; e: en
  * limbs, any value (e = 0 gives 1 mod m).  The context must have been made
@@ -200,16 +212,18 @@ static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, siz
 JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
                                                  const mp_limb_t *b, const mp_limb_t *e, mp_size_t en)
 {
-    const size_t limbs = ops->elem_limbs(ctx);
-    mp_limb_t *mem = ops->alloc(ctx, JBIGI_CT_ENTRIES + 2);
+    const size_t limbs = ops->elem_limbs(ctx), bits = (size_t)en * GMP_NUMB_BITS;
+    const unsigned w = jbigi_ct_window_width(bits);
+    const size_t entries = (size_t)1 << w;
+    mp_limb_t *mem = ops->alloc(ctx, entries + 2);
     if (mem == NULL)
         return JBIGI_DRIVER_NO_MEMORY;
-    mp_limb_t *table = mem, *acc = mem + JBIGI_CT_ENTRIES * limbs, *t = acc + limbs;
+    mp_limb_t *table = mem, *acc = mem + entries * limbs, *t = acc + limbs;
 
     /* table[j] = b^j in the domain: the even entries by squaring. */
     ops->one(ctx, table);
     ops->to_mont(ctx, table + limbs, b);
-    for (size_t j = 2; j < JBIGI_CT_ENTRIES; j++) {
+    for (size_t j = 2; j < entries; j++) {
         if (j % 2 == 0)
             ops->sqr(ctx, table + j * limbs, table + j / 2 * limbs);
         else
@@ -217,24 +231,27 @@ JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, cons
     }
 #define JBIGI_SELECT(dst, index)                                                                           \
     do {                                                                                                   \
-        if (ops->select != NULL)                                                                           \
+        if (ops->select != NULL && entries == JBIGI_CT_ENTRIES)                                            \
             ops->select(ctx, (dst), table, (index));                                                       \
+        else if (ops->select_any != NULL)                                                                  \
+            ops->select_any(ctx, (dst), table, entries, (index));                                          \
+        else if (entries == JBIGI_CT_ENTRIES) /* a constant count: unrolled */                            \
+            jbigi_masked_select((dst), table, limbs, JBIGI_CT_ENTRIES, (index));                           \
         else                                                                                               \
-            jbigi_masked_select((dst), table, limbs, JBIGI_CT_ENTRIES, (index));                                             \
+            jbigi_masked_select((dst), table, limbs, entries, (index));                                    \
     } while (0)
-    const size_t bits = (size_t)en * GMP_NUMB_BITS;
-    size_t pos = (bits - 1) / JBIGI_CT_WINDOW * JBIGI_CT_WINDOW;
-    JBIGI_SELECT(acc, jbigi_window5(e, en, pos));
+    size_t pos = (bits - 1) / w * w;
+    JBIGI_SELECT(acc, jbigi_window_bits(e, en, pos, w));
     while (pos > 0) {
-        pos -= JBIGI_CT_WINDOW;
-        for (int k = 0; k < JBIGI_CT_WINDOW; k++)
+        pos -= w;
+        for (unsigned k = 0; k < w; k++)
             ops->sqr(ctx, acc, acc);
-        JBIGI_SELECT(t, jbigi_window5(e, en, pos));
+        JBIGI_SELECT(t, jbigi_window_bits(e, en, pos, w));
         ops->mul(ctx, acc, acc, t);
     }
 #undef JBIGI_SELECT
     ops->from_mont(ctx, x, acc);
-    ops->release(ctx, mem, JBIGI_CT_ENTRIES + 2);
+    ops->release(ctx, mem, entries + 2);
     return JBIGI_DRIVER_OK;
 }
 
