@@ -290,196 +290,12 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
         r[i] = (d[i] & keep_difference) | (r[i] & ~keep_difference);
 }
 
-/*
- * One step of the four-limb product (mont4): t += a b[i], then t += q m with
- * q = t0 k0, which clears t0.  t is six registers, T0..T5 (T5 zero on
- * entry); the caller rotates the names, so the cleared T0 is the next
- * step's zero T5 and nothing moves.  Each half runs MULX with the low
- * halves on the ADCX chain and the high halves on the ADOX chain; the last
- * three instructions fold both chains' carries into T4 and T5.
- */
-#define MONT4_HALF(SRC, T0, T1, T2, T3, T4, T5)                                                  \
-    "xor %k[lo], %k[lo]\n\t"                                                                   \
-    "mulx 0(%[" SRC "]), %[lo], %[hi]\n\t"                                                     \
-    "adcx %[lo], %[" T0 "]\n\t"                                                                \
-    "adox %[hi], %[" T1 "]\n\t"                                                                \
-    "mulx 8(%[" SRC "]), %[lo], %[hi]\n\t"                                                     \
-    "adcx %[lo], %[" T1 "]\n\t"                                                                \
-    "adox %[hi], %[" T2 "]\n\t"                                                                \
-    "mulx 16(%[" SRC "]), %[lo], %[hi]\n\t"                                                    \
-    "adcx %[lo], %[" T2 "]\n\t"                                                                \
-    "adox %[hi], %[" T3 "]\n\t"                                                                \
-    "mulx 24(%[" SRC "]), %[lo], %[hi]\n\t"                                                    \
-    "adcx %[lo], %[" T3 "]\n\t"                                                                \
-    "adox %[hi], %[" T4 "]\n\t"                                                                \
-    "adcx %[zero], %[" T4 "]\n\t"                                                              \
-    "adox %[zero], %[" T5 "]\n\t"                                                              \
-    "adcx %[zero], %[" T5 "]\n\t"
-#define MONT4_STEP(BOFF, T0, T1, T2, T3, T4, T5)                                                 \
-    "mov " BOFF "(%[b]), %%rdx\n\t" MONT4_HALF("a", T0, T1, T2, T3, T4, T5)                    \
-    "mov %[" T0 "], %%rdx\n\t"                                                                 \
-    "imul %[k0], %%rdx\n\t" MONT4_HALF("m", T0, T1, T2, T3, T4, T5)
-
-/*
- * r = top:v3:v2:v1:v0 reduced once: the value is below 2 m, so m is
- * subtracted and the difference kept unless that borrowed out of top, the
- * choice made by carry-flag moves.
- */
-static inline void mont4_finish(mp_limb_t *r, mp_limb_t v0, mp_limb_t v1, mp_limb_t v2, mp_limb_t v3, mp_limb_t top,
-                                const mp_limb_t *m)
-{
-    mp_limb_t d0, d1, d2, d3;
-    __asm__("mov %[v0], %[d0]\n\t"
-            "sub 0(%[m]), %[d0]\n\t"
-            "mov %[v1], %[d1]\n\t"
-            "sbb 8(%[m]), %[d1]\n\t"
-            "mov %[v2], %[d2]\n\t"
-            "sbb 16(%[m]), %[d2]\n\t"
-            "mov %[v3], %[d3]\n\t"
-            "sbb 24(%[m]), %[d3]\n\t"
-            "sbb $0, %[top]\n\t"
-            "cmovnc %[d0], %[v0]\n\t"
-            "cmovnc %[d1], %[v1]\n\t"
-            "cmovnc %[d2], %[v2]\n\t"
-            "cmovnc %[d3], %[v3]\n\t"
-            : [v0] "+r"(v0), [v1] "+r"(v1), [v2] "+r"(v2), [v3] "+r"(v3), [top] "+r"(top), [d0] "=&r"(d0),
-              [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
-            : [m] "r"(m), "m"(*(const mp_limb_t(*)[4])m)
-            : "cc");
-    r[0] = v0;
-    r[1] = v1;
-    r[2] = v2;
-    r[3] = v3;
-}
-
-/*
- * r = a b / 2^256 mod m for a four-limb modulus (N = 4), a, b in [0, m):
- * the whole product and reduction in registers, interleaved a limb of b at
- * a time (the running value stays below 2 m, five limbs), then m
- * subtracted and the difference kept under a carry-flag move.  No branch,
- * no address depends on a value.  r may alias a or b.
- */
-static void mont4_mul(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b)
-{
-    static const mp_limb_t zero = 0;
-    const mp_limb_t *m = ctx->m;
-    mp_limb_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, lo, hi;
-    __asm__(MONT4_STEP("0", "t0", "t1", "t2", "t3", "t4", "t5")
-            MONT4_STEP("8", "t1", "t2", "t3", "t4", "t5", "t0")
-            MONT4_STEP("16", "t2", "t3", "t4", "t5", "t0", "t1")
-            MONT4_STEP("24", "t3", "t4", "t5", "t0", "t1", "t2")
-            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
-              [lo] "=&r"(lo), [hi] "=&r"(hi)
-            : [a] "r"(a), [b] "r"(b), [m] "r"(m), [k0] "m"(ctx->k0), [zero] "m"(zero)
-            : "rdx", "cc", "memory");
-    /* The value is t2:t1:t0:t5:t4 (the names rotated four times). */
-    mont4_finish(r, t4, t5, t0, t1, t2, m);
-}
-
-/* One row of the four-limb reduction: T0..T4 += q m, q = T0 k0, which
- * clears T0; the carry out of T4 (0 to 2, from both chains) is then parked
- * in T0, where it stands for the limb after T4. */
-#define MONT4_REDC_ROW(T0, T1, T2, T3, T4)                                                     \
-    "mov %[" T0 "], %%rdx\n\t"                                                                 \
-    "imul %[k0], %%rdx\n\t"                                                                    \
-    "xor %k[lo], %k[lo]\n\t"                                                                   \
-    "mulx 0(%[m]), %[lo], %[hi]\n\t"                                                           \
-    "adcx %[lo], %[" T0 "]\n\t"                                                                \
-    "adox %[hi], %[" T1 "]\n\t"                                                                \
-    "mulx 8(%[m]), %[lo], %[hi]\n\t"                                                           \
-    "adcx %[lo], %[" T1 "]\n\t"                                                                \
-    "adox %[hi], %[" T2 "]\n\t"                                                                \
-    "mulx 16(%[m]), %[lo], %[hi]\n\t"                                                          \
-    "adcx %[lo], %[" T2 "]\n\t"                                                                \
-    "adox %[hi], %[" T3 "]\n\t"                                                                \
-    "mulx 24(%[m]), %[lo], %[hi]\n\t"                                                          \
-    "adcx %[lo], %[" T3 "]\n\t"                                                                \
-    "adox %[hi], %[" T4 "]\n\t"                                                                \
-    "adcx %[zero], %[" T4 "]\n\t"                                                              \
-    "adox %[zero], %[" T0 "]\n\t"                                                              \
-    "adcx %[zero], %[" T0 "]\n\t"
-
-/*
- * r = a a / 2^256 mod m for N = 4, a in [0, m): the square first (the six
- * cross products once, doubled, then the four squares of the limbs added),
- * its multiplications independent of one another, then four rows of
- * reduction, each row's carry parked and all four added at the end.  The
- * same guarantees as mont4_mul; r may alias a.
- */
-static void mont4_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
-{
-    static const mp_limb_t zero = 0;
-    const mp_limb_t *m = ctx->m;
-    mp_limb_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi;
-    __asm__(/* cross products a_i a_j (i < j) into t1..t6 */
-            "mov 0(%[a]), %%rdx\n\t"
-            "mulx 8(%[a]), %[t1], %[t2]\n\t"
-            "mulx 16(%[a]), %[lo], %[t3]\n\t"
-            "add %[lo], %[t2]\n\t"
-            "mulx 24(%[a]), %[lo], %[t4]\n\t"
-            "adc %[lo], %[t3]\n\t"
-            "adc $0, %[t4]\n\t"
-            "mov 8(%[a]), %%rdx\n\t"
-            "xor %k[t5], %k[t5]\n\t"
-            "mulx 16(%[a]), %[lo], %[hi]\n\t"
-            "adcx %[lo], %[t3]\n\t"
-            "adox %[hi], %[t4]\n\t"
-            "mulx 24(%[a]), %[lo], %[hi]\n\t"
-            "adcx %[lo], %[t4]\n\t"
-            "adox %[hi], %[t5]\n\t"
-            "adcx %[zero], %[t5]\n\t"
-            "mov 16(%[a]), %%rdx\n\t"
-            "mulx 24(%[a]), %[lo], %[t6]\n\t"
-            "add %[lo], %[t5]\n\t"
-            "adc $0, %[t6]\n\t"
-            /* doubled, into t1..t7 */
-            "xor %k[t7], %k[t7]\n\t"
-            "add %[t1], %[t1]\n\t"
-            "adc %[t2], %[t2]\n\t"
-            "adc %[t3], %[t3]\n\t"
-            "adc %[t4], %[t4]\n\t"
-            "adc %[t5], %[t5]\n\t"
-            "adc %[t6], %[t6]\n\t"
-            "adc %[t7], %[t7]\n\t"
-            /* the squares a_i^2 added at limb 2 i */
-            "mov 0(%[a]), %%rdx\n\t"
-            "mulx %%rdx, %[t0], %[hi]\n\t"
-            "add %[hi], %[t1]\n\t"
-            "mov 8(%[a]), %%rdx\n\t"
-            "mulx %%rdx, %[lo], %[hi]\n\t"
-            "adc %[lo], %[t2]\n\t"
-            "adc %[hi], %[t3]\n\t"
-            "mov 16(%[a]), %%rdx\n\t"
-            "mulx %%rdx, %[lo], %[hi]\n\t"
-            "adc %[lo], %[t4]\n\t"
-            "adc %[hi], %[t5]\n\t"
-            "mov 24(%[a]), %%rdx\n\t"
-            "mulx %%rdx, %[lo], %[hi]\n\t"
-            "adc %[lo], %[t6]\n\t"
-            "adc %[hi], %[t7]\n\t"
-            /* four rows of reduction; row i's carry is parked in t_i for limb i + 5 */
-            MONT4_REDC_ROW("t0", "t1", "t2", "t3", "t4")
-            MONT4_REDC_ROW("t1", "t2", "t3", "t4", "t5")
-            MONT4_REDC_ROW("t2", "t3", "t4", "t5", "t6")
-            MONT4_REDC_ROW("t3", "t4", "t5", "t6", "t7")
-            /* the parked carries into limbs 5 to 8; t3 becomes limb 8 */
-            "add %[t0], %[t5]\n\t"
-            "adc %[t1], %[t6]\n\t"
-            "adc %[t2], %[t7]\n\t"
-            "adc $0, %[t3]\n\t"
-            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-              [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi)
-            : [a] "r"(a), [m] "r"(m), [k0] "m"(ctx->k0), [zero] "m"(zero)
-            : "rdx", "cc", "memory");
-    mont4_finish(r, t4, t5, t6, t7, t3, m);
-}
-
 void jbigi_adx_mul(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b)
 {
     mp_limb_t u[2 * JBIGI_ADX_MAX_LIMBS];
     const mp_size_t N = ctx->N;
     if (N == 4) {
-        mont4_mul(ctx, r, a, b);
+        jbigi_adx_mul4(r, a, b, ctx->mk4);
         return;
     }
     if (ctx->secret)
@@ -496,7 +312,7 @@ void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
     mp_limb_t u[2 * JBIGI_ADX_MAX_LIMBS];
     const mp_size_t N = ctx->N;
     if (N == 4) {
-        mont4_sqr(ctx, r, a);
+        jbigi_adx_sqr4(r, a, ctx->mk4);
         return;
     }
     if (ctx->secret)
@@ -539,6 +355,10 @@ int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int 
     ctx->N = N;
     ctx->secret = (flags & JBIGI_ADX_SECRET) != 0;
     ctx->k0 = jbigi_negated_inverse(m[0]);
+#if ADX_CODE
+    if (N == 4)
+        jbigi_adx_mont4_prepare(ctx->mk4, m, n);
+#endif
     /* m, rr, one; and for R^2 mod m: 2 N + 1 limbs of 2^(128 N) and the
      * division's scratch (or quotient). */
     const mp_size_t div_scratch = secret ? mpn_sec_div_r_itch(2 * N + 1, n) : 2 * N + 2 - n;

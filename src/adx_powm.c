@@ -66,7 +66,31 @@ const jbigi_mont_ops jbigi_adx_mont_ops = {
     .mul = adx_mul,
     .sqr = adx_sqr,
     .select = NULL,
-    .select_any = NULL,
+    .select_any = jbigi_adx_select,
+};
+
+/* N = 4: the four-limb kernels called straight from the drivers. */
+static void adx4_mul(const void *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b)
+{
+    jbigi_adx_mul4(r, a, b, ((const jbigi_adx_ctx *)ctx)->mk4);
+}
+
+static void adx4_sqr(const void *ctx, mp_limb_t *r, const mp_limb_t *a)
+{
+    jbigi_adx_sqr4(r, a, ((const jbigi_adx_ctx *)ctx)->mk4);
+}
+
+static const jbigi_mont_ops adx4_mont_ops = {
+    .elem_limbs = adx_elem_limbs,
+    .alloc = adx_alloc,
+    .release = adx_release,
+    .to_mont = adx_to_mont,
+    .from_mont = adx_from_mont,
+    .one = adx_one,
+    .mul = adx4_mul,
+    .sqr = adx4_sqr,
+    .select = NULL,
+    .select_any = jbigi_adx_select,
 };
 
 static int supported(mp_size_t n)
@@ -89,7 +113,8 @@ int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size
     jbigi_adx_ctx ctx;
     if (jbigi_adx_ctx_init(&ctx, m, n, 0) != 0)
         return JBIGI_ADX_NO_MEMORY;
-    int rc = jbigi_drive_window(&jbigi_adx_mont_ops, &ctx, r, b, e, en);
+    int rc = ctx.N == 4 ? jbigi_drive_window(&adx4_mont_ops, &ctx, r, b, e, en)
+                        : jbigi_drive_window(&jbigi_adx_mont_ops, &ctx, r, b, e, en);
     jbigi_adx_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
 }
@@ -101,7 +126,8 @@ int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, con
     jbigi_adx_ctx ctx;
     if (jbigi_adx_ctx_init(&ctx, m, n, JBIGI_ADX_SECRET) != 0)
         return JBIGI_ADX_NO_MEMORY;
-    int rc = jbigi_drive_fixed_window(&jbigi_adx_mont_ops, &ctx, r, b, e, n);
+    int rc = ctx.N == 4 ? jbigi_drive_fixed_window(&adx4_mont_ops, &ctx, r, b, e, n)
+                        : jbigi_drive_fixed_window(&jbigi_adx_mont_ops, &ctx, r, b, e, n);
     jbigi_adx_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
 }

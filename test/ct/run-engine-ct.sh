@@ -9,6 +9,6 @@ cd "$(dirname "$0")/../.."
 CC=${CC:-cc}
 mkdir -p build/ct
 $CC -O2 -std=c11 -Wall -Wextra -Werror ${GMP_CFLAGS:-} -Isrc -o build/ct/engine_ct test/ct/engine_ct.c \
-    src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c src/ifma_selftest.c src/adx_mont.c src/adx_powm.c \
+    src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c src/ifma_selftest.c src/adx_mont.c src/adx_mont4.c src/adx_powm.c src/adx_select.c \
     src/cpu_check.c ${GMP_LIBS:--lgmp} -lm
 exec build/ct/engine_ct "$@"

@@ -1,0 +1,90 @@
+/*
+ * adx_select.c - the MULX/ADX engine's constant-time table select (its
+ * select_any, see powm_driver.h): r = table[index] of count entries of
+ * limbs limbs each, at any address, every entry read in full.
+ *
+ * With AVX2 a vector comparison of the entry's number with index makes the
+ * mask, and four limbs go in a load, an AND and an OR; sixteen limbs are
+ * gathered in four registers over all the entries, then stored.  Without
+ * AVX2 the engine takes the drivers' masked select (jbigi_masked_select),
+ * which needs two SSE2 registers, or four limbs, per four limbs.  N is a
+ * multiple of 4.
+ */
+#include "adx.h"
+
+#include <stdatomic.h>
+
+#include "cpu_check.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* x's value is unknown to the compiler from here on, so the comparison
+ * cannot be turned back into a test of index and a branch. */
+#define OPAQUE(x) __asm__("" : "+x"(x))
+
+/* Limbs k .. k + 4 V of every entry into r, V <= 4 registers. */
+#define GATHER(V)                                                                                          \
+    do {                                                                                                   \
+        __m256i acc[4];                                                                                    \
+        for (int v = 0; v < 4; v++)                                                                        \
+            acc[v] = _mm256_setzero_si256();                                                               \
+        __m256i number = _mm256_setzero_si256();                                                           \
+        for (size_t j = 0; j < count; j++) {                                                               \
+            const __m256i mask = _mm256_cmpeq_epi64(number, wanted);                                       \
+            const mp_limb_t *entry = table + j * limbs + k;                                                \
+            for (int v = 0; v < (V); v++)                                                                  \
+                acc[v] = _mm256_or_si256(acc[v], _mm256_and_si256(mask, LOAD(entry + 4 * v)));             \
+            number = _mm256_add_epi64(number, one);                                                        \
+        }                                                                                                  \
+        for (int v = 0; v < (V); v++)                                                                      \
+            _mm256_storeu_si256((void *)(r + k + 4 * v), acc[v]);                                          \
+    } while (0)
+#define LOAD(p) _mm256_loadu_si256((const void *)(p))
+
+__attribute__((target("avx2"))) static void select_avx2(mp_limb_t *r, const mp_limb_t *table, size_t limbs,
+                                                        size_t count, size_t index)
+{
+    __m256i wanted = _mm256_set1_epi64x((long long)index);
+    OPAQUE(wanted);
+    const __m256i one = _mm256_set1_epi64x(1);
+    size_t k = 0;
+    for (; k + 16 <= limbs; k += 16)
+        GATHER(4);
+    for (; k < limbs; k += 4) /* limbs = N, a multiple of 4 */
+        GATHER(1);
+}
+
+static int has_avx2(void)
+{
+#if defined(JBIGI_ADX_NO_AVX2)
+    /* Test builds: the path of a CPU without AVX2 (check-native.sh's
+     * valgrind phase; the other phases run the AVX2 one). */
+    return 0;
+#endif
+    static atomic_int known = -1;
+    int v = atomic_load_explicit(&known, memory_order_relaxed);
+    if (v < 0) {
+        v = jbigi_cpu_has("avx2") == 1;
+        atomic_store_explicit(&known, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+void jbigi_adx_select(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index)
+{
+    const size_t limbs = (size_t)((const jbigi_adx_ctx *)ctx)->N;
+    if (has_avx2())
+        select_avx2(r, table, limbs, count, index);
+    else
+        jbigi_masked_select(r, table, limbs, count, index);
+}
+
+#else
+
+void jbigi_adx_select(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index)
+{
+    jbigi_masked_select(r, table, (size_t)((const jbigi_adx_ctx *)ctx)->N, count, index);
+}
+
+#endif
