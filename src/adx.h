@@ -45,12 +45,13 @@ typedef struct {
     mp_size_t n;       /* limbs of the modulus */
     mp_size_t N;       /* n rounded up to a multiple of 4: the length of every value */
     mp_limb_t k0;      /* -m^-1 mod 2^64 */
+    mp_limb_t k1;      /* -m^-1 mod 2^128 is k1:k0 */
     int secret;        /* products take GMP's side-channel-silent forms */
     mp_limb_t *m;      /* the modulus, N limbs */
     mp_limb_t *rr;     /* R^2 mod m, N limbs */
     mp_limb_t *one;    /* R mod m, N limbs: 1 in the domain */
     mp_limb_t *mem;    /* the one allocation behind the arrays */
-    mp_limb_t mk4[6];  /* N = 4: m, then -m^-1 mod 2^128 (adx_mont4.c) */
+    mp_limb_t mk4[6];  /* N = 4: m, k0, k1 (adx_mont4.c) */
     size_t mem_limbs;
 } jbigi_adx_ctx;
 
@@ -119,10 +120,8 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u);
 /*
  * The four-limb kernels (adx_mont4.c; x86-64 only): r = a b / 2^256 mod m
  * and r = a a / 2^256 mod m for a, b in [0, m); r in [0, m), may alias a
- * or b; constant time.  mk (six limbs) comes from jbigi_adx_mont4_prepare
- * for m (n <= 4 limbs, odd).
+ * or b; constant time.  mk is the context's mk4.
  */
-void jbigi_adx_mont4_prepare(mp_limb_t mk[6], const mp_limb_t *m, mp_size_t n);
 void jbigi_adx_mul4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, const mp_limb_t *mk)
     __attribute__((visibility("hidden")));
 void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk) __attribute__((visibility("hidden")));

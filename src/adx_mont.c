@@ -145,12 +145,25 @@ __asm__(
     "  mov $0, %eax\n"
     "  adcx %rax, \\r0\n"
     ".endm\n"
-    /* Phase 1, row k: q_k from the window's lowest limb. */
-    ".macro JBIGI_ADX_Q k, r0, r1, r2, r3, r4, r5, r6, r7\n"
+    /* Phase 1, rows k and k + 1: q_k and q_k+1 from the window's two lowest
+     * limbs at once, (q_k+1:q_k) = (r1:r0) (k1:k0) mod 2^128, so that the
+     * second q does not wait for the first row: q_k = lo(r0 k0), q_k+1 =
+     * hi(r0 k0) + r0 k1 + r1 k0. */
+    ".macro JBIGI_ADX_Q2 k, r0, r1, r2, r3, r4, r5, r6, r7\n"
     "  mov \\r0, %rdx\n"
-    "  imul 64(%rsp), %rdx\n"
-    "  mov %rdx, 8*\\k(%rsp)\n"
+    "  mulx 64(%rsp), %rax, %r14\n"
+    "  mov \\r0, %r15\n"
+    "  imul 72(%rsp), %r15\n"
+    "  add %r15, %r14\n"
+    "  mov \\r1, %r15\n"
+    "  imul 64(%rsp), %r15\n"
+    "  add %r14, %r15\n"
+    "  mov %rax, 8*\\k(%rsp)\n"
+    "  mov %r15, 8*\\k+8(%rsp)\n"
+    "  mov %rax, %rdx\n"
     "  JBIGI_ADX_ROW \\r0, \\r1, \\r2, \\r3, \\r4, \\r5, \\r6, \\r7\n"
+    "  mov %r15, %rdx\n"
+    "  JBIGI_ADX_ROW \\r1, \\r2, \\r3, \\r4, \\r5, \\r6, \\r7, \\r0\n"
     ".endm\n"
     /* Phase 2, row k: q_k from the stack, the lowest limb stored. */
     ".macro JBIGI_ADX_R k, r0, r1, r2, r3, r4, r5, r6, r7\n"
@@ -178,8 +191,9 @@ __asm__(
     "  push %r13\n"
     "  push %r14\n"
     "  push %r15\n"
-    "  sub $72, %rsp\n"
+    "  sub $80, %rsp\n"
     "  mov %rcx, 64(%rsp)\n"
+    "  mov %r8, 72(%rsp)\n"
     "  mov %rdx, %rcx\n"
     "  mov (%rdi), %rbx\n"
     "  mov 8(%rdi), %rbp\n"
@@ -189,14 +203,10 @@ __asm__(
     "  mov 40(%rdi), %r11\n"
     "  mov 48(%rdi), %r12\n"
     "  mov 56(%rdi), %r13\n"
-    "  JBIGI_ADX_Q 0, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13\n"
-    "  JBIGI_ADX_Q 1, %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %rbx\n"
-    "  JBIGI_ADX_Q 2, %r8, %r9, %r10, %r11, %r12, %r13, %rbx, %rbp\n"
-    "  JBIGI_ADX_Q 3, %r9, %r10, %r11, %r12, %r13, %rbx, %rbp, %r8\n"
-    "  JBIGI_ADX_Q 4, %r10, %r11, %r12, %r13, %rbx, %rbp, %r8, %r9\n"
-    "  JBIGI_ADX_Q 5, %r11, %r12, %r13, %rbx, %rbp, %r8, %r9, %r10\n"
-    "  JBIGI_ADX_Q 6, %r12, %r13, %rbx, %rbp, %r8, %r9, %r10, %r11\n"
-    "  JBIGI_ADX_Q 7, %r13, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12\n"
+    "  JBIGI_ADX_Q2 0, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13\n"
+    "  JBIGI_ADX_Q2 2, %r8, %r9, %r10, %r11, %r12, %r13, %rbx, %rbp\n"
+    "  JBIGI_ADX_Q2 4, %r10, %r11, %r12, %r13, %rbx, %rbp, %r8, %r9\n"
+    "  JBIGI_ADX_Q2 6, %r12, %r13, %rbx, %rbp, %r8, %r9, %r10, %r11\n"
     "  xor %r15d, %r15d\n"
     "  dec %rcx\n"
     "  jz 2f\n"
@@ -226,7 +236,7 @@ __asm__(
     "  mov %r12, 48(%rdi)\n"
     "  mov %r13, 56(%rdi)\n"
     "  mov %r15, %rax\n"
-    "  add $72, %rsp\n"
+    "  add $80, %rsp\n"
     "  pop %r15\n"
     "  pop %r14\n"
     "  pop %r13\n"
@@ -236,13 +246,24 @@ __asm__(
     "  ret\n"
     ".size jbigi_adx_redc8, .-jbigi_adx_redc8\n"
     ".purgem JBIGI_ADX_ROW\n"
-    ".purgem JBIGI_ADX_Q\n"
+    ".purgem JBIGI_ADX_Q2\n"
     ".purgem JBIGI_ADX_R\n"
     ".purgem JBIGI_ADX_ADD_T\n"
     ".popsection\n");
 
-mp_limb_t jbigi_adx_redc8(mp_limb_t *t, const mp_limb_t *m, mp_size_t chunks, mp_limb_t k0)
+mp_limb_t jbigi_adx_redc8(mp_limb_t *t, const mp_limb_t *m, mp_size_t chunks, mp_limb_t k0, mp_limb_t k1)
     __attribute__((visibility("hidden")));
+
+/* The high limb of -m^-1 mod 2^128 (the low one is k0): Newton's step
+ * x (2 - m x) doubles the 64 correct bits of m0's inverse; unsigned
+ * __int128 wraps mod 2^128. */
+static mp_limb_t negated_inverse_high(const mp_limb_t *m, mp_size_t n)
+{
+    const unsigned __int128 low = (unsigned __int128)(n > 1 ? m[1] : 0) << 64 | m[0];
+    unsigned __int128 x = (mp_limb_t)0 - jbigi_negated_inverse(m[0]);
+    x *= 2 - low * x;
+    return (mp_limb_t)((0 - x) >> 64);
+}
 
 /* A mask of all ones when bit is 1, of zeros when 0, that the compiler
  * cannot see through (it might otherwise bring back a branch). */
@@ -265,7 +286,7 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
         mp_limb_t spread[JBIGI_ADX_MAX_LIMBS], last = 0;
         mpn_zero(spread, N);
         for (mp_size_t i = 0; i < N; i += 8) {
-            const mp_limb_t carry = jbigi_adx_redc8(u + i, m, N / 8, ctx->k0);
+            const mp_limb_t carry = jbigi_adx_redc8(u + i, m, N / 8, ctx->k0, ctx->k1);
             if (i + 8 < N)
                 spread[i + 8] = carry;
             else
@@ -356,8 +377,13 @@ int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int 
     ctx->secret = (flags & JBIGI_ADX_SECRET) != 0;
     ctx->k0 = jbigi_negated_inverse(m[0]);
 #if ADX_CODE
-    if (N == 4)
-        jbigi_adx_mont4_prepare(ctx->mk4, m, n);
+    ctx->k1 = negated_inverse_high(m, n);
+    if (N == 4) {
+        for (mp_size_t i = 0; i < 4; i++)
+            ctx->mk4[i] = i < n ? m[i] : 0;
+        ctx->mk4[4] = ctx->k0;
+        ctx->mk4[5] = ctx->k1;
+    }
 #endif
     /* m, rr, one; and for R^2 mod m: 2 N + 1 limbs of 2^(128 N) and the
      * division's scratch (or quotient). */

@@ -19,15 +19,14 @@
  * m is subtracted and the difference kept unless that borrowed, by
  * carry-flag moves.
  *
- * The context (mk, from jbigi_adx_mont4_prepare): m at limbs 0 .. 3, then
- * k0 and k1.
+ * The context (mk, jbigi_adx_ctx's mk4): m at limbs 0 .. 3, then k0 and
+ * k1.
  *
  * Registers: rdi r, rsi a, r8 mk (r9 b for the product); T in r10 .. r15,
  * rbx, rbp (t0 .. t7); rax and rcx a product's halves; rdx MULX's factor; a
  * zero limb at 0(rsp) for ADCX and ADOX.
  */
 #include "adx.h"
-#include "limb_inverse.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
 
@@ -217,19 +216,5 @@ __asm__(
     ".purgem JBIGI_ADX4_PAIR\n"
     ".purgem JBIGI_ADX4_REDUCE\n"
     ".popsection\n");
-
-void jbigi_adx_mont4_prepare(mp_limb_t mk[6], const mp_limb_t *m, mp_size_t n)
-{
-    for (int i = 0; i < 4; i++)
-        mk[i] = i < n ? m[i] : 0;
-    /* -m^-1 mod 2^128: Newton's step x (2 - m x) doubles the 64 correct
-     * bits of m0's inverse; unsigned __int128 wraps mod 2^128. */
-    const unsigned __int128 m128 = (unsigned __int128)mk[1] << 64 | mk[0];
-    unsigned __int128 x = (mp_limb_t)0 - jbigi_negated_inverse(mk[0]);
-    x *= 2 - m128 * x;
-    x = 0 - x;
-    mk[4] = (mp_limb_t)x;
-    mk[5] = (mp_limb_t)(x >> 64);
-}
 
 #endif
