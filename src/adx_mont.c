@@ -80,7 +80,7 @@ static inline mp_limb_t addmul_row(mp_limb_t *rp, const mp_limb_t *up, mp_size_t
  * The reduction of eight rows at once, for N a multiple of 8:
  *
  *     mp_limb_t jbigi_adx_redc8(mp_limb_t *t, const mp_limb_t *m,
- *                               mp_size_t chunks, mp_limb_t k0)
+ *                               mp_size_t chunks, mp_limb_t k0, mp_limb_t k1)
  *
  * with t = u + i (rows i .. i+7 of the reduction), chunks = N / 8.  It
  * adds q_k m 2^(64 k) to t for k = 0 .. 7, each q_k chosen to clear t[k]
@@ -93,7 +93,9 @@ static inline mp_limb_t addmul_row(mp_limb_t *rp, const mp_limb_t *up, mp_size_t
  * MULX, their low halves on the CF chain (ADCX) and their high halves on
  * the OF chain (ADOX), so each limb of t is loaded and stored once per
  * eight rows instead of once per row.  The first eight limbs of m make
- * the q's (phase 1; they wait for each other); each further chunk of eight
+ * the q's (phase 1), two at a time from the window's two lowest limbs and
+ * k1:k0 = -m^-1 mod 2^128, so a pair waits only for the pair before it;
+ * each further chunk of eight
  * limbs of m takes the eight q's from the stack (phase 2).  The window's
  * new top limb starts at zero and gets only a high half and the two
  * carries, so it cannot overflow; the original t above the first chunk is
@@ -101,7 +103,8 @@ static inline mp_limb_t addmul_row(mp_limb_t *rp, const mp_limb_t *up, mp_size_t
  *
  * Registers: the window rbx rbp r8 .. r13 (rotating), rdx the q of the row,
  * rax and r14 a product's halves, rsi m, rdi t, rcx the chunks left, r15 the
- * carry of the additions of t; q_0 .. q_7 and k0 on the stack.
+ * carry of the additions of t (in phase 1 the pair's second q); q_0 .. q_7,
+ * k0 and k1 on the stack.
  */
 __asm__(
     ".pushsection .text\n"
