@@ -109,8 +109,9 @@ static int ifma_takes(mp_size_t n)
 }
 
 /* MULX/ADX: the limb counts where it beats GMP (see above); four limbs on
- * its register-only kernels (0.70 of mpz_powm's time, 0.83 of
- * mpz_powm_sec's on the Zen 4; three limbs on the same kernel lose). */
+ * its register-only kernels (on an AMD Zen 5 0.65 of mpz_powm's time, 0.70
+ * to 0.75 of mpz_powm_sec's; three limbs, padded to four, 0.82 and 1.07:
+ * left to GMP). */
 static int adx_takes(mp_size_t n)
 {
     const int sizes = n == 4 || (n >= 16 && n <= JBIGI_ADX_MAX_LIMBS && (n % 8 == 0 || (n % 8 == 7 && n >= 23)));
