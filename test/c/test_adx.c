@@ -2,8 +2,8 @@
  * test_adx.c - the MULX/ADX engine (src/adx*.c) against GMP:
  * jbigi_adx_powm against mpz_powm and jbigi_adx_powm_sec against
  * mpz_powm_sec, bit for bit, on edge cases and random cases at every modulus
- * size it handles (1 to 128 limbs), and its Montgomery layer (reduction,
- * products, conversions).  Where the CPU lacks BMI2 or ADX (or
+ * size it handles (1 to 128 limbs), its Montgomery layer (reduction,
+ * products, conversions) and its table select.  Where the CPU lacks BMI2 or ADX (or
  * JBIGI_ENGINE=gmp) the engine checks are counted as skipped and the entry
  * points must refuse to run.
  *
@@ -135,6 +135,35 @@ static void check_layer(mp_size_t n, long cases)
     }
 }
 
+/* The engine's select (AVX2 where the CPU has it) against the entry it
+ * names, for tables at an address one limb off a vector's alignment (as a
+ * fixed-base table in a Java buffer may be), entry counts of one to 33,
+ * every index. */
+static void check_select(void)
+{
+    static mp_limb_t table[1 + 33 * MAXN];
+    mp_limb_t m[MAXN], r[MAXN];
+    const mp_size_t sizes[] = {1, 4, 5, 16, 20, 32, 33, 64, MAXN};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const mp_size_t n = sizes[s];
+        random_modulus(m, n);
+        jbigi_adx_ctx ctx;
+        CHECK(jbigi_adx_ctx_init(&ctx, m, n, JBIGI_ADX_SECRET) == 0, "ctx_init n=%ld", (long)n);
+        const size_t N = (size_t)ctx.N;
+        mp_limb_t *entries = table + 1;
+        for (size_t count = 1; count <= 33; count += count < 4 ? 1 : 7) {
+            random_limbs(entries, (mp_size_t)(count * N));
+            for (size_t index = 0; index < count; index++) {
+                memset(r, 0xa5, sizeof r);
+                jbigi_adx_select(&ctx, r, entries, count, index);
+                CHECK(memcmp(r, entries + index * N, N * sizeof(mp_limb_t)) == 0,
+                      "select %zu of %zu entries of %zu limbs", index, count, N);
+            }
+        }
+        jbigi_adx_ctx_clear(&ctx);
+    }
+}
+
 static void check_switch(void)
 {
     const char *env = getenv("JBIGI_ENGINE");
@@ -163,6 +192,7 @@ int main(void)
                  : "this CPU has no BMI2 and ADX");
         return finish("test_adx");
     }
+    check_select();
     /* Below 100% (valgrind): every size up to 8 limbs, then the sizes
      * where a limb more changes the engine's padded length N. */
     const int thin = test_scale(100) < 100;
