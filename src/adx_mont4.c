@@ -28,6 +28,8 @@
  */
 #include "adx.h"
 
+#include <stdlib.h>
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
 
 __asm__(
@@ -216,5 +218,19 @@ __asm__(
     ".purgem JBIGI_ADX4_PAIR\n"
     ".purgem JBIGI_ADX4_REDUCE\n"
     ".popsection\n");
+
+#else /* not x86-64: the engine is never available, these are never reached */
+
+void jbigi_adx_mul4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, const mp_limb_t *mk)
+{
+    (void)r, (void)a, (void)b, (void)mk;
+    abort();
+}
+
+void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk)
+{
+    (void)r, (void)a, (void)mk;
+    abort();
+}
 
 #endif
