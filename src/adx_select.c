@@ -55,13 +55,16 @@ __attribute__((target("avx2"))) static void select_avx2(mp_limb_t *r, const mp_l
         GATHER(1);
 }
 
+#if defined(JBIGI_ADX_NO_AVX2)
+/* Test builds: the path of a CPU without AVX2 (check-native.sh's valgrind
+ * phase; the other phases run the AVX2 one). */
 static int has_avx2(void)
 {
-#if defined(JBIGI_ADX_NO_AVX2)
-    /* Test builds: the path of a CPU without AVX2 (check-native.sh's
-     * valgrind phase; the other phases run the AVX2 one). */
     return 0;
-#endif
+}
+#else
+static int has_avx2(void)
+{
     static atomic_int known = -1;
     int v = atomic_load_explicit(&known, memory_order_relaxed);
     if (v < 0) {
@@ -70,6 +73,7 @@ static int has_avx2(void)
     }
     return v;
 }
+#endif
 
 void jbigi_adx_select(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index)
 {
