@@ -305,7 +305,15 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
             u[i] = addmul_row(u + i, m, N, u[i] * ctx->k0);
         high = mpn_add_n(r, u + N, u, N);
     }
-    /* r + high R < 2 m: subtract m when that is still >= m, which is when
+    /* r + high R < 2 m: subtract m when that is still >= m.  Public values
+     * may branch on it: the comparison mostly decides at the top limb, and
+     * the subtraction runs about once in a few products. */
+    if (!ctx->secret) {
+        if (high != 0 || mpn_cmp(r, m, N) >= 0)
+            mpn_sub_n(r, r, m, N);
+        return;
+    }
+    /* Secret values: compute r - m always and keep it under a mask when
      * high is set or the subtraction does not borrow. */
     mp_limb_t *d = u; /* u's low half is free now */
     mp_limb_t borrow = mpn_sub_n(d, r, m, N);
