@@ -39,6 +39,9 @@
  * Computed once.  Every function below that computes requires it.
  */
 int jbigi_adx_cpu(void);
+/* 1 when the engine runs and the CPU is AMD's (engine.c's table gives it
+ * more sizes there). */
+int jbigi_adx_amd(void);
 
 /* A modulus prepared for the engine.  Read-only once initialised. */
 typedef struct {

@@ -470,12 +470,23 @@ static int cpu_has_adx(void)
 #endif
 }
 
-int jbigi_adx_cpu(void)
+/* -1 not known yet; 0 no engine; 1 the engine runs; 2 it runs, on AMD.
+ * Two threads computing it at once get one answer. */
+static int cpu_state(void)
 {
-    /* -1 not known yet; two threads computing it at once get one answer. */
     static _Atomic int known = -1;
     int v = known;
     if (v < 0)
-        known = v = cpu_has_adx();
+        known = v = cpu_has_adx() ? 1 + jbigi_cpu_is_amd() : 0;
     return v;
+}
+
+int jbigi_adx_cpu(void)
+{
+    return cpu_state() > 0;
+}
+
+int jbigi_adx_amd(void)
+{
+    return cpu_state() == 2;
 }

@@ -80,6 +80,17 @@ int jbigi_cpu_has(const char *name)
     return -1;
 }
 
+int jbigi_cpu_is_amd(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    /* The vendor string is EBX, EDX, ECX. */
+    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;   /* AuthenticAMD */
+    const int hygon = b == 0x6f677948u && d == 0x6e65476eu && c == 0x656e6975u; /* HygonGenuine */
+    return amd || hygon;
+}
+
 #elif defined(__arm__)
 #include <sys/auxv.h>
 
@@ -108,6 +119,13 @@ int jbigi_cpu_has(const char *name)
     return -1;
 }
 
+#endif
+
+#if !defined(__x86_64__) && !defined(__i386__)
+int jbigi_cpu_is_amd(void)
+{
+    return 0;
+}
 #endif
 
 int jbigi_cpu_check_list(const char *features_list, char *message, size_t size)

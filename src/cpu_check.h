@@ -33,6 +33,13 @@ int jbigi_cpu_check_list(const char *features, char *message, size_t size);
  */
 int jbigi_cpu_check(char *message, size_t size);
 
+/*
+ * 1 on an AMD CPU (vendor "AuthenticAMD", or "HygonGenuine", AMD's Zen 1
+ * made under licence), 0 elsewhere.  The engine table (engine.c) gives the
+ * engines different sizes by vendor where they measured differently.
+ */
+int jbigi_cpu_is_amd(void);
+
 /* The variant this library was built as ("skylake", "none", ...). */
 const char *jbigi_cpu_variant(void);
 

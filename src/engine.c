@@ -8,14 +8,16 @@
  *                     4) to 8192 (ifma_takes)
  *   ADX's sizes       the MULX/ADX engine, where the CPU has BMI2 and ADX
  *                     and IFMA did not take the size: 256 bits (four
- *                     limbs, all in registers), and from 1024 bits, at
- *                     limb counts that are a multiple of 8, or one less
- *                     from 1472 bits (its eight-row reduction then runs
- *                     with little padding).  On an AMD Zen 4 there:
- *                     0.73 to 0.98 of mpz_powm's time (the margin thins
- *                     toward 8192 bits), 0.76 to 0.93 of mpz_powm_sec's;
- *                     at the other limb counts slower than GMP
- *                     (adx_takes).
+ *                     limbs, all in registers), and on AMD from 1024
+ *                     bits, at limb counts that are a multiple of 8, or
+ *                     one less from 1472 bits (its eight-row reduction
+ *                     then runs with little padding).  On an AMD Zen 4
+ *                     there: 0.73 to 0.98 of mpz_powm's time (the margin
+ *                     thins toward 8192 bits), 0.76 to 0.93 of
+ *                     mpz_powm_sec's; at the other limb counts slower
+ *                     than GMP.  On Intel, where GMP's own code runs on
+ *                     MULX and ADX, level with GMP to 1536 bits: from
+ *                     2048 bits, multiples of 8 limbs only (adx_takes).
  *   the rest          GMP.
  */
 #include "engine.h"
@@ -111,11 +113,21 @@ static int ifma_takes(mp_size_t n)
 /* MULX/ADX: the limb counts where it beats GMP (see above); four limbs on
  * its register-only kernels (on an AMD Zen 5 0.65 of mpz_powm's time, 0.70
  * to 0.75 of mpz_powm_sec's; three limbs, padded to four, 0.82 and 1.07:
- * left to GMP). */
+ * left to GMP).  On Intel the larger sizes start at 2048 bits: on an
+ * Intel Xeon of the Sapphire Rapids class with IFMA forced off (GMP built
+ * for coreibwl, whose own code runs on MULX and ADX), medians of 100 to
+ * 300 interleaved runs gave 1.04 to 1.11 of GMP's time at 1024 bits and
+ * 1.00 to 1.04 at 1536, 0.97 to 1.01 at 2048, 0.95 to 0.97 at 3072 and
+ * 0.93 to 0.96 at 4096; one limb less is padded, too thin a margin there. */
 static int adx_takes(mp_size_t n)
 {
-    const int sizes = n == 4 || (n >= 16 && n <= JBIGI_ADX_MAX_LIMBS && (n % 8 == 0 || (n % 8 == 7 && n >= 23)));
-    return sizes && jbigi_adx_cpu();
+    if (!jbigi_adx_cpu() || n > JBIGI_ADX_MAX_LIMBS)
+        return 0;
+    if (n == 4)
+        return 1;
+    if (jbigi_adx_amd())
+        return n >= 16 && (n % 8 == 0 || (n % 8 == 7 && n >= 23));
+    return n >= 32 && n % 8 == 0;
 }
 
 enum jbigi_engine jbigi_engine_for(mp_size_t n)

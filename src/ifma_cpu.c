@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_check.h"
 #include "ifma.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -66,12 +67,7 @@ static int cpu_has_ifma(void)
 static int cpu_is_amd_family_19h(void)
 {
     unsigned a, b, c, d;
-    if (!__get_cpuid(0, &a, &b, &c, &d))
-        return 0;
-    /* "AuthenticAMD" in EBX, EDX, ECX. */
-    if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u)
-        return 0;
-    if (!__get_cpuid(1, &a, &b, &c, &d))
+    if (!jbigi_cpu_is_amd() || !__get_cpuid(1, &a, &b, &c, &d))
         return 0;
     const unsigned base = (a >> 8) & 0xf, ext = (a >> 20) & 0xff;
     return (base == 0xf ? base + ext : base) == 0x19;

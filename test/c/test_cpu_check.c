@@ -4,7 +4,8 @@
  * Every feature named in src/variants.tsv must be one the check knows; on
  * x86-64 its CPUID answer must match /proc/cpuinfo here (outside a VM or an
  * emulator that lies, they agree); a list with a missing or unknown feature
- * is refused and named.  Run from the project directory.
+ * is refused and named; the vendor query agrees with /proc/cpuinfo's
+ * vendor_id.  Run from the project directory.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "cpu_check.h"
 
 static char cpuinfo_flags[8192];
+static char cpuinfo_vendor[64];
 
 static void read_cpuinfo_flags(void)
 {
@@ -22,6 +24,11 @@ static void read_cpuinfo_flags(void)
     if (f == NULL)
         return;
     while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "vendor_id", 9) == 0 && cpuinfo_vendor[0] == '\0') {
+            const char *colon = strchr(line, ':');
+            snprintf(cpuinfo_vendor, sizeof cpuinfo_vendor, "%s", colon ? colon + 1 + strspn(colon + 1, " \t") : "");
+            cpuinfo_vendor[strcspn(cpuinfo_vendor, "\n")] = '\0';
+        }
         if (strncmp(line, "flags", 5) == 0) {
             char *colon = strchr(line, ':');
             snprintf(cpuinfo_flags, sizeof cpuinfo_flags, " %s", colon ? colon + 1 : "");
@@ -89,6 +96,11 @@ int main(void)
 #if defined(__x86_64__)
     CHECK(jbigi_cpu_check_list("sse2", message, sizeof message) == 0, "every x86-64 has SSE2: %s", message);
     CHECK(jbigi_cpu_check_list("sse2 no_such_feature", message, sizeof message) != 0, "list with unknown accepted");
+    if (cpuinfo_vendor[0] != '\0') {
+        const int amd = strcmp(cpuinfo_vendor, "AuthenticAMD") == 0 || strcmp(cpuinfo_vendor, "HygonGenuine") == 0;
+        CHECK(jbigi_cpu_is_amd() == amd, "vendor %s, but jbigi_cpu_is_amd() says %d", cpuinfo_vendor, jbigi_cpu_is_amd());
+        printf("# vendor: %s\n", cpuinfo_vendor);
+    }
 #elif defined(__arm__)
     /* The armhf row's one feature; qemu-arm and every armhf machine but an ARMv6 have it. */
     int v7 = jbigi_cpu_has("armv7");
