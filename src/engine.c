@@ -117,7 +117,7 @@ static int ifma_takes(mp_size_t n)
  * Intel Xeon of the Sapphire Rapids class with IFMA forced off (GMP built
  * for coreibwl, whose own code runs on MULX and ADX), medians of 100 to
  * 300 interleaved runs gave 1.04 to 1.11 of GMP's time at 1024 bits and
- * 1.00 to 1.04 at 1536, 0.97 to 1.01 at 2048, 0.95 to 0.97 at 3072 and
+ * 1.00 to 1.04 at 1536, 0.97 to 1.01 at 2048, 0.95 to 0.98 at 3072 and
  * 0.93 to 0.96 at 4096; one limb less is padded, too thin a margin there. */
 static int adx_takes(mp_size_t n)
 {
