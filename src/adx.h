@@ -9,10 +9,11 @@
  * to N limbs.  Values in the Montgomery domain are fully reduced, in
  * [0, m): every product ends with a subtraction of m made under a mask.
  *
- * A product is GMP's (mpn_mul_n and mpn_sqr, or their side-channel-silent
- * mpn_sec_mul and mpn_sec_sqr for secret values) followed by the engine's
- * reduction: N rows of q m added with two interleaved carry chains (ADCX
- * for the low halves, ADOX for the high ones).  GMP's own reduction (its
+ * A product is GMP's (mpn_mul_n and mpn_sqr; for secret values Karatsuba
+ * over its side-channel-silent mpn_sec_mul and mpn_sec_sqr, karatsuba.h)
+ * followed by the engine's reduction: N rows of q m added with two
+ * interleaved carry chains (ADCX for the low halves, ADOX for the high
+ * ones).  GMP's own reduction (its
  * generic redc_1, one mpn_addmul_1 per row) is where mpz_powm spends most
  * of its time on the CPUs this engine is for.  For N = 4 (moduli up to 256
  * bits) product and reduction are one block of register-only code, with no
@@ -20,7 +21,7 @@
  *
  * Only code reached after jbigi_adx_cpu() returned 1 executes MULX, ADCX or
  * ADOX.  On other architectures everything compiles to stubs that report
- * the engine unavailable.  Every function is reentrant.
+ * the engine unavailable.  Every function is reentrant on its own context.
  */
 #ifndef JBIGI_ADX_H
 #define JBIGI_ADX_H
@@ -43,16 +44,23 @@ int jbigi_adx_cpu(void);
  * more sizes there). */
 int jbigi_adx_amd(void);
 
-/* A modulus prepared for the engine.  Read-only once initialised. */
+/* The products' scratch in a context, in limbs: the product, the
+ * reduction's carries, Karatsuba's scratch (karatsuba.h). */
+#define JBIGI_ADX_WORK_LIMBS(N) (3 * (size_t)(N) + 4 * (size_t)(N))
+
+/* A modulus prepared for the engine.  Only the work area changes once it
+ * is initialised: a context serves one thread at a time (each
+ * exponentiation makes its own). */
 typedef struct {
     mp_size_t n;       /* limbs of the modulus */
     mp_size_t N;       /* n rounded up to a multiple of 4: the length of every value */
     mp_limb_t k0;      /* -m^-1 mod 2^64 */
     mp_limb_t k1;      /* -m^-1 mod 2^128 is k1:k0 */
-    int secret;        /* products take GMP's side-channel-silent forms */
+    int secret;        /* products take the side-channel-silent forms */
     mp_limb_t *m;      /* the modulus, N limbs */
     mp_limb_t *rr;     /* R^2 mod m, N limbs */
     mp_limb_t *one;    /* R mod m, N limbs: 1 in the domain */
+    mp_limb_t *work;   /* the products' scratch, JBIGI_ADX_WORK_LIMBS(N) */
     mp_limb_t *mem;    /* the one allocation behind the arrays */
     mp_limb_t mk4[6];  /* N = 4: m, k0, k1 (adx_mont4.c) */
     size_t mem_limbs;
@@ -87,6 +95,9 @@ void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t
  */
 void jbigi_adx_mul(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b);
 void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a);
+/* a = 2 a mod m (in the domain as out of it) when bit is 1, unchanged
+ * when 0, for a in [0, m).  With ctx->secret, the same work for either bit. */
+void jbigi_adx_double_if(const jbigi_adx_ctx *ctx, mp_limb_t *a, mp_limb_t bit);
 
 /* Return codes of the exponentiations. */
 #define JBIGI_ADX_NO_MEMORY 1

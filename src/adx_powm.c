@@ -5,7 +5,8 @@
  * Edge cases (m odd, n limbs, top limb non-zero; b < m): e = 0 gives 1 mod
  * m on the variable-time path before anything is prepared (0 for m = 1);
  * the constant-time path computes it like any exponent.  b = 0 gives 0
- * through the arithmetic: every value is fully reduced.
+ * through the arithmetic: every value is fully reduced.  b = 2 takes the
+ * drivers' base-2 path (squarings and doublings, no table).
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
@@ -56,6 +57,11 @@ static void adx_sqr(const void *ctx, mp_limb_t *r, const mp_limb_t *a)
     jbigi_adx_sqr(ctx, r, a);
 }
 
+static void adx_double_if(const void *ctx, mp_limb_t *a, mp_limb_t bit)
+{
+    jbigi_adx_double_if(ctx, a, bit);
+}
+
 const jbigi_mont_ops jbigi_adx_mont_ops = {
     .elem_limbs = adx_elem_limbs,
     .alloc = adx_alloc,
@@ -67,6 +73,7 @@ const jbigi_mont_ops jbigi_adx_mont_ops = {
     .sqr = adx_sqr,
     .select = NULL,
     .select_any = jbigi_adx_select,
+    .double_if = adx_double_if,
 };
 
 /* N = 4: the four-limb kernels called straight from the drivers. */
@@ -91,6 +98,7 @@ static const jbigi_mont_ops adx4_mont_ops = {
     .sqr = adx4_sqr,
     .select = NULL,
     .select_any = jbigi_adx_select,
+    .double_if = adx_double_if,
 };
 
 static int supported(mp_size_t n)
@@ -113,8 +121,9 @@ int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size
     jbigi_adx_ctx ctx;
     if (jbigi_adx_ctx_init(&ctx, m, n, 0) != 0)
         return JBIGI_ADX_NO_MEMORY;
-    int rc = ctx.N == 4 ? jbigi_drive_window(&adx4_mont_ops, &ctx, r, b, e, en)
-                        : jbigi_drive_window(&jbigi_adx_mont_ops, &ctx, r, b, e, en);
+    const jbigi_mont_ops *ops = ctx.N == 4 ? &adx4_mont_ops : &jbigi_adx_mont_ops;
+    int rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(ops, &ctx, r, e, en, 0)
+                                        : jbigi_drive_window(ops, &ctx, r, b, e, en);
     jbigi_adx_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
 }
@@ -126,8 +135,9 @@ int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, con
     jbigi_adx_ctx ctx;
     if (jbigi_adx_ctx_init(&ctx, m, n, JBIGI_ADX_SECRET) != 0)
         return JBIGI_ADX_NO_MEMORY;
-    int rc = ctx.N == 4 ? jbigi_drive_fixed_window(&adx4_mont_ops, &ctx, r, b, e, n)
-                        : jbigi_drive_fixed_window(&jbigi_adx_mont_ops, &ctx, r, b, e, n);
+    const jbigi_mont_ops *ops = ctx.N == 4 ? &adx4_mont_ops : &jbigi_adx_mont_ops;
+    int rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(ops, &ctx, r, e, n, 1)
+                                        : jbigi_drive_fixed_window(ops, &ctx, r, b, e, n);
     jbigi_adx_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
 }

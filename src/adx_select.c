@@ -23,36 +23,55 @@
  * cannot be turned back into a test of index and a branch. */
 #define OPAQUE(x) __asm__("" : "+x"(x))
 
-/* Limbs k .. k + 4 V of every entry into r, V <= 4 registers. */
-#define GATHER(V)                                                                                          \
-    do {                                                                                                   \
-        __m256i acc[4];                                                                                    \
-        for (int v = 0; v < 4; v++)                                                                        \
-            acc[v] = _mm256_setzero_si256();                                                               \
-        __m256i number = _mm256_setzero_si256();                                                           \
-        for (size_t j = 0; j < count; j++) {                                                               \
-            const __m256i mask = _mm256_cmpeq_epi64(number, wanted);                                       \
-            const mp_limb_t *entry = table + j * limbs + k;                                                \
-            for (int v = 0; v < (V); v++)                                                                  \
-                acc[v] = _mm256_or_si256(acc[v], _mm256_and_si256(mask, LOAD(entry + 4 * v)));             \
-            number = _mm256_add_epi64(number, one);                                                        \
-        }                                                                                                  \
-        for (int v = 0; v < (V); v++)                                                                      \
-            _mm256_storeu_si256((void *)(r + k + 4 * v), acc[v]);                                          \
-    } while (0)
 #define LOAD(p) _mm256_loadu_si256((const void *)(p))
+
+/* Limbs k .. k + 16 of every entry into r, in four named registers (an
+ * array of them ends up on the stack, and every entry's OR then waits on a
+ * store and a load). */
+__attribute__((target("avx2"))) static inline void gather16(mp_limb_t *r, const mp_limb_t *table, size_t limbs,
+                                                            size_t count, __m256i wanted, size_t k)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0, number = a0;
+    for (size_t j = 0; j < count; j++) {
+        const __m256i mask = _mm256_cmpeq_epi64(number, wanted);
+        const mp_limb_t *entry = table + j * limbs + k;
+        a0 = _mm256_or_si256(a0, _mm256_and_si256(mask, LOAD(entry)));
+        a1 = _mm256_or_si256(a1, _mm256_and_si256(mask, LOAD(entry + 4)));
+        a2 = _mm256_or_si256(a2, _mm256_and_si256(mask, LOAD(entry + 8)));
+        a3 = _mm256_or_si256(a3, _mm256_and_si256(mask, LOAD(entry + 12)));
+        number = _mm256_add_epi64(number, one);
+    }
+    _mm256_storeu_si256((void *)(r + k), a0);
+    _mm256_storeu_si256((void *)(r + k + 4), a1);
+    _mm256_storeu_si256((void *)(r + k + 8), a2);
+    _mm256_storeu_si256((void *)(r + k + 12), a3);
+}
+
+/* Limbs k .. k + 4 of every entry into r. */
+__attribute__((target("avx2"))) static inline void gather4(mp_limb_t *r, const mp_limb_t *table, size_t limbs,
+                                                           size_t count, __m256i wanted, size_t k)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i a0 = _mm256_setzero_si256(), number = a0;
+    for (size_t j = 0; j < count; j++) {
+        const __m256i mask = _mm256_cmpeq_epi64(number, wanted);
+        a0 = _mm256_or_si256(a0, _mm256_and_si256(mask, LOAD(table + j * limbs + k)));
+        number = _mm256_add_epi64(number, one);
+    }
+    _mm256_storeu_si256((void *)(r + k), a0);
+}
 
 __attribute__((target("avx2"))) static void select_avx2(mp_limb_t *r, const mp_limb_t *table, size_t limbs,
                                                         size_t count, size_t index)
 {
     __m256i wanted = _mm256_set1_epi64x((long long)index);
     OPAQUE(wanted);
-    const __m256i one = _mm256_set1_epi64x(1);
     size_t k = 0;
     for (; k + 16 <= limbs; k += 16)
-        GATHER(4);
+        gather16(r, table, limbs, count, wanted, k);
     for (; k < limbs; k += 4) /* limbs = N, a multiple of 4 */
-        GATHER(1);
+        gather4(r, table, limbs, count, wanted, k);
 }
 
 #if defined(JBIGI_ADX_NO_AVX2)

@@ -44,6 +44,12 @@ typedef struct {
     /* The same over count values at any address (a fixed-base table in a
      * caller's buffer: comb_driver.h); NULL for the driver's own. */
     void (*select_any)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index);
+    /* a = 2 a in the domain when bit is 1, a unchanged when it is 0 (a
+     * fully reduced, and so is the result), the same work either way; NULL
+     * when the engine has none.  With it jbigi_drive_base2 raises the base
+     * 2 (the generator of the Diffie-Hellman and ElGamal groups I2P uses)
+     * without a table and without products by the base. */
+    void (*double_if)(const void *ctx, mp_limb_t *a, mp_limb_t bit);
 } jbigi_mont_ops;
 
 /* The driver's status codes. */
@@ -85,6 +91,53 @@ static inline int jbigi_window_width(size_t ebits)
         }
     }
     return best;
+}
+
+/* Whether b (n limbs) is 2, for an engine to choose jbigi_drive_base2 (the
+ * base is public on every path). */
+static inline int jbigi_is_two(const mp_limb_t *b, size_t n)
+{
+    if (b[0] != 2)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (b[i] != 0)
+            return 0;
+    return 1;
+}
+
+/*
+ * x = 2^e mod m, left to right, a squaring per bit and a doubling (the
+ * engine's double_if) per bit: from the top set bit of e's en limbs, the
+ * doublings only where a bit is set, when fixed_width is 0; over all
+ * GMP_NUMB_BITS en bits, each bit handed to double_if, when it is 1 (the
+ * constant-time path: which products run and which addresses are read
+ * depend on en alone).  e = 0 gives 1 mod m on the second form; the first
+ * needs e's top limb non-zero.  Returns a JBIGI_DRIVER_* code.
+ */
+JBIGI_DRIVER_INLINE int jbigi_drive_base2(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
+                                          const mp_limb_t *e, mp_size_t en, int fixed_width)
+{
+    mp_limb_t *acc = ops->alloc(ctx, 1);
+    if (acc == NULL)
+        return JBIGI_DRIVER_NO_MEMORY;
+    ops->one(ctx, acc);
+    if (fixed_width) {
+        for (size_t i = (size_t)en * GMP_NUMB_BITS; i-- > 0;) {
+            ops->sqr(ctx, acc, acc);
+            ops->double_if(ctx, acc, (mp_limb_t)jbigi_exponent_bit(e, i));
+        }
+    } else {
+        size_t i = (size_t)en * GMP_NUMB_BITS - (size_t)__builtin_clzl(e[en - 1]) - 1;
+        ops->double_if(ctx, acc, 1); /* 2: the top bit */
+        while (i-- > 0) {
+            ops->sqr(ctx, acc, acc);
+            if (jbigi_exponent_bit(e, i))
+                ops->double_if(ctx, acc, 1);
+        }
+    }
+    ops->from_mont(ctx, x, acc);
+    ops->release(ctx, acc, 1);
+    return JBIGI_DRIVER_OK;
 }
 
 /*

@@ -23,13 +23,13 @@ static inline void random_limbs(mp_limb_t *x, mp_size_t n)
         return;
     }
     memset(x, 0, (size_t)n * sizeof(mp_limb_t));
-    size_t bits = (size_t)n * 64, pos = 0;
+    size_t bits = (size_t)n * GMP_NUMB_BITS, pos = 0;
     int ones = (int)(rng_next() & 1);
     while (pos < bits) {
         size_t run = 1 + rng_next() % 80;
         if (ones)
             for (size_t i = pos; i < pos + run && i < bits; i++)
-                x[i / 64] |= (mp_limb_t)1 << (i % 64);
+                x[i / GMP_NUMB_BITS] |= (mp_limb_t)1 << (i % GMP_NUMB_BITS);
         pos += run;
         ones = !ones;
     }
@@ -79,7 +79,7 @@ static inline void edge_moduli(mp_size_t n, mp_limb_t (*out)[MAXN], int *count)
     /* 2^(k-1) + 1 */
     memset(out[c], 0, sizeof out[c]);
     out[c][0] = 1;
-    out[c][n - 1] |= (mp_limb_t)1 << 63;
+    out[c][n - 1] |= (mp_limb_t)1 << (GMP_NUMB_BITS - 1);
     c++;
     /* the smallest odd modulus of n limbs: 2^(64(n-1)) + 1 */
     if (n > 1) {

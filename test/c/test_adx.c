@@ -65,15 +65,20 @@ static void check_edge_cases(mp_size_t n)
     }
 }
 
-/* Random moduli and bases of n limbs: the first ct_cases with full-width
- * exponents on both paths, the next long_cases with 1 to n limbs, the rest
- * with one or two limbs (cheap references, many cases). */
+/* Random moduli and bases of n limbs (one base in four is 2, the drivers'
+ * base-2 path): the first ct_cases with full-width exponents on both paths,
+ * the next long_cases with 1 to n limbs, the rest with one or two limbs
+ * (cheap references, many cases). */
 static void check_random(mp_size_t n, long cases, long long_cases, long ct_cases)
 {
     mp_limb_t m[MAXN], b[MAXN], e[MAXN];
     for (long c = 0; c < cases; c++) {
         random_modulus(m, n);
         random_below(b, m, n);
+        if (c % 4 == 1 && (n > 1 || m[0] > 2)) {
+            mpn_zero(b, n);
+            b[0] = 2;
+        }
         mp_size_t en = c < ct_cases ? n
                        : c < ct_cases + long_cases ? 1 + (mp_size_t)(rng_next() % (uint64_t)n)
                                                    : 1 + (mp_size_t)(rng_next() % 2);
@@ -130,6 +135,24 @@ static void check_layer(mp_size_t n, long cases)
         mpz_mul(want, za, za);
         mpz_mod(want, want, zm);
         CHECK(limbs_equal_mpz(x, n, want), "sqr in place n=%ld", (long)n);
+
+        /* double_if: nothing for bit 0, 2 a mod m for bit 1 (a below m). */
+        mpn_copyi(x, a, n);
+        mpn_zero(x + n, N - n);
+        jbigi_adx_double_if(&ctx, x, 0);
+        CHECK(limbs_equal_mpz(x, N, za), "double_if bit 0 n=%ld", (long)n);
+        jbigi_adx_double_if(&ctx, x, 1);
+        mpz_mul_2exp(want, za, 1);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(x, N, want), "double_if bit 1 n=%ld", (long)n);
+        /* m - 1 doubles to m - 2, the largest value that needs m off. */
+        if (n > 1 || m[0] > 2) {
+            mpn_sub_1(x, m, n, 1);
+            mpn_zero(x + n, N - n);
+            jbigi_adx_double_if(&ctx, x, 1);
+            mpz_sub_ui(want, zm, 2);
+            CHECK(limbs_equal_mpz(x, N, want), "double_if m-1 n=%ld", (long)n);
+        }
         mpz_clears(want, zu, NULL);
         jbigi_adx_ctx_clear(&ctx);
     }

@@ -14,7 +14,8 @@
  *                     modulus' limb count as the constant-time path takes
  *                     them.
  *
- * One odd random modulus and one base for all calls.  Each class pair is
+ * One odd random modulus and one base for all calls (random, or 2 for the
+ * drivers' base-2 path, squarings and masked doublings).  Each class pair is
  * timed on the engine's powm_sec and, as the control, on its powm,
  * whose sliding window does fewer multiplications for sparse or shorter
  * exponents: the control must show |t| > 10, which shows that the
@@ -23,8 +24,9 @@
  * (interrupts and a busy machine drown small differences otherwise).
  *
  * A measurement, not a test: run it on a quiet machine.
- *   test/ct/run-engine-ct.sh [ENGINE [MEASUREMENTS [BITS]]]
- *   (ENGINE ifma or adx, default ifma; 20000 measurements; 2048 bits)
+ *   test/ct/run-engine-ct.sh [ENGINE [MEASUREMENTS [BITS [BASE]]]]
+ *   (ENGINE ifma or adx, default ifma; 20000 measurements; 2048 bits;
+ *   BASE random or 2, default random)
  * Ends with "N passed, N failed" (two constant-time checks, two controls).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -148,9 +150,12 @@ int main(int argc, char **argv)
     const char *engine = argc > 1 ? argv[1] : "ifma";
     long count = argc > 2 ? atol(argv[2]) : 20000;
     unsigned bits = argc > 3 ? (unsigned)atoi(argv[3]) : 2048;
-    const int adx = strcmp(engine, "adx") == 0;
-    if ((!adx && strcmp(engine, "ifma") != 0) || count < 100 || bits < 128 || bits > 64 * MAX_LIMBS || bits % 64) {
-        fprintf(stderr, "usage: %s [ifma|adx [MEASUREMENTS >= 100 [BITS: a multiple of 64, 128..8192]]]\n", argv[0]);
+    const char *base = argc > 4 ? argv[4] : "random";
+    const int adx = strcmp(engine, "adx") == 0, base2 = strcmp(base, "2") == 0;
+    if ((!adx && strcmp(engine, "ifma") != 0) || count < 100 || bits < 128 || bits > 64 * MAX_LIMBS || bits % 64 ||
+        (!base2 && strcmp(base, "random") != 0)) {
+        fprintf(stderr, "usage: %s [ifma|adx [MEASUREMENTS >= 100 [BITS: a multiple of 64, 128..8192 [random|2]]]]\n",
+                argv[0]);
         return 2;
     }
     if (adx ? !jbigi_adx_cpu() : !jbigi_ifma_available()) {
@@ -168,6 +173,10 @@ int main(int argc, char **argv)
     m[0] |= 1;
     m[n - 1] |= (mp_limb_t)1 << 63;
     b[n - 1] >>= 1; /* below m */
+    if (base2) {
+        memset(b, 0, sizeof b);
+        b[0] = 2;
+    }
 
     mp_limb_t (*exps)[2][MAX_LIMBS] = malloc((size_t)count * sizeof *exps);
     unsigned char *cls = malloc((size_t)count);
@@ -175,7 +184,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "out of memory\n");
         return 1;
     }
-    printf("# engine_ct: %s, %ld measurements per function, %u-bit modulus\n", engine, count, bits);
+    printf("# engine_ct: %s, %ld measurements per function, %u-bit modulus, base %s\n", engine, count, bits, base);
     int passed = 0, failed = 0;
 
     /* fixed (sparse) vs random */

@@ -1,0 +1,109 @@
+/*
+ * test_karatsuba.c - src/karatsuba.c against GMP: the square and the
+ * product, in both forms (secret and not), bit for bit against mpn_sqr and
+ * mpn_mul_n at every length from 1 to 128 limbs, on random limbs with the
+ * carry-stressing patterns and on the values that steer its branch-free
+ * choices: halves equal, each half the larger, all ones, zero, one.  Each
+ * call runs between guard limbs: it must write exactly 2 n limbs of r and
+ * stay inside JBIGI_KARATSUBA_SCRATCH(n) limbs of scratch.
+ *
+ * JBIGI_TEST_SEED replays a run; JBIGI_TEST_SCALE (percent) scales the
+ * random case count.
+ */
+#include <gmp.h>
+#include <string.h>
+
+#include "check.h"
+#include "karatsuba.h"
+#include "powm_cases.h"
+
+#define GUARD 4
+#define GUARD_LIMB ((mp_limb_t)0x5a5a5a5a5a5a5a5aULL)
+
+static int guards_hold(const mp_limb_t *p, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (p[i] != GUARD_LIMB)
+            return 0;
+    return 1;
+}
+
+static void set_guards(mp_limb_t *p, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        p[i] = GUARD_LIMB;
+}
+
+/* a, and b when it is not NULL, through both forms against GMP. */
+static void check_pair(const char *what, const mp_limb_t *a, const mp_limb_t *b, mp_size_t n)
+{
+    static mp_limb_t expect[2 * MAXN], out[GUARD + 2 * MAXN + GUARD];
+    static mp_limb_t scratch[JBIGI_KARATSUBA_SCRATCH(MAXN) + GUARD];
+    const size_t scratch_limbs = JBIGI_KARATSUBA_SCRATCH(n);
+    if (b == NULL)
+        mpn_sqr(expect, a, n);
+    else
+        mpn_mul_n(expect, a, b, n);
+    for (int secret = 0; secret <= 1; secret++) {
+        mp_limb_t *r = out + GUARD;
+        set_guards(out, GUARD);
+        set_guards(r, 2 * (size_t)n + GUARD);
+        set_guards(scratch + scratch_limbs, GUARD);
+        if (b == NULL)
+            jbigi_karatsuba_sqr(r, a, n, secret, scratch);
+        else
+            jbigi_karatsuba_mul(r, a, b, n, secret, scratch);
+        CHECK(mpn_cmp(r, expect, 2 * n) == 0, "%s %s, n=%ld, secret=%d: differs from GMP", b ? "mul" : "sqr", what,
+              (long)n, secret);
+        CHECK(guards_hold(out, GUARD) && guards_hold(r + 2 * n, GUARD), "%s %s, n=%ld: wrote outside r",
+              b ? "mul" : "sqr", what, (long)n);
+        CHECK(guards_hold(scratch + scratch_limbs, GUARD), "%s %s, n=%ld: used more scratch than %zu limbs",
+              b ? "mul" : "sqr", what, (long)n, scratch_limbs);
+    }
+}
+
+/* x = the value of one of the shapes below, n limbs. */
+static void shaped(mp_limb_t *x, mp_size_t n, int shape)
+{
+    const mp_size_t h = n / 2;
+    memset(x, 0, (size_t)n * sizeof(mp_limb_t));
+    if (h == 0 && shape >= 3) { /* one limb has no halves */
+        random_limbs(x, n);
+        return;
+    }
+    switch (shape) {
+    case 0: break;                                            /* zero */
+    case 1: x[0] = 1; break;                                  /* one */
+    case 2: memset(x, 0xff, (size_t)n * sizeof *x); break;    /* all ones */
+    case 3: random_limbs(x, h); memcpy(x + h, x, (size_t)h * sizeof *x); break; /* halves equal */
+    case 4: random_limbs(x, n); x[n - 1] |= (mp_limb_t)1 << (GMP_NUMB_BITS - 1); x[h - 1] >>= 1; break; /* high half larger */
+    case 5: random_limbs(x, n); x[h - 1] |= (mp_limb_t)1 << (GMP_NUMB_BITS - 1); x[n - 1] >>= 1; break; /* low half larger */
+    default: x[h - 1] = ~(mp_limb_t)0; break;                 /* low half's top limb only */
+    }
+}
+
+#define SHAPES 7
+
+int main(void)
+{
+    test_seed("test_karatsuba");
+    mp_limb_t a[MAXN], b[MAXN];
+    for (mp_size_t n = 1; n <= MAXN; n++) {
+        for (int sa = 0; sa < SHAPES; sa++) {
+            shaped(a, n, sa);
+            check_pair("shaped", a, NULL, n);
+            for (int sb = 0; sb < SHAPES; sb++) {
+                shaped(b, n, sb);
+                check_pair("shaped", a, b, n);
+            }
+        }
+        const long cases = test_scale(60);
+        for (long i = 0; i < cases; i++) {
+            random_limbs(a, n);
+            random_limbs(b, n);
+            check_pair("random", a, NULL, n);
+            check_pair("random", a, b, n);
+        }
+    }
+    return finish("test_karatsuba");
+}
