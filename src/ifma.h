@@ -170,6 +170,16 @@ void jbigi_ifma_mul(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a, c
 void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a);
 
 /*
+ * a = 2 a when bit is 1, unchanged when it is 0, the same work either way
+ * (bit may be secret), for a in [0, 2 m) from a product.  The result may
+ * reach 4 m and is meant for a squaring or for from_mont, which bring any
+ * value below 4 m back into [0, 2 m): 52 N and 64 n are both multiples of
+ * 4 and 52 N >= 64 n + 2, so 52 N >= 64 n + 4 and 16 m < R, whence
+ * (a a + q m) / R < (16 m^2 + R m) / R < 2 m.
+ */
+void jbigi_ifma_double_if(const jbigi_ifma_ctx *ctx, uint64_t *a, uint64_t bit);
+
+/*
  * The engine as the drivers see it (powm_driver.h, comb_driver.h), on a
  * context from jbigi_ifma_ctx_init: values are digit arrays of ctx->words
  * words, 64-byte aligned (from jbigi_ifma_alloc); to_mont takes n limbs.

@@ -1164,7 +1164,38 @@ void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a)
     sqr_for_k[ctx->words / 8](r, a, ctx->m, ctx->k0, ctx->digits, ctx->secret_values);
 }
 
+/* 2 a is digit j's low 51 bits moved up one place, plus the top bit of
+ * digit j - 1: no carry goes further, so each register is a few
+ * independent operations.  Nothing is subtracted: with 16 m < R a value
+ * below 4 m still squares into [0, 2 m) (ifma.h). */
+JBIGI_AVX512_TARGET("avx512f") void jbigi_ifma_double_if(const jbigi_ifma_ctx *ctx, uint64_t *a, uint64_t bit)
+{
+    uint64_t keep_doubled = 0 - (bit & 1);
+#if !defined(JBIGI_IFMA_MODEL)
+    __asm__("" : "+r"(keep_doubled)); /* no branch on a secret bit */
+#endif
+    const __m512i take = _mm512_set1_epi64((long long)keep_doubled), mask52 = _mm512_set1_epi64((long long)M52);
+    __m512i carry_below = _mm512_setzero_si512();
+    for (int w = 0; w < ctx->words; w += 8) {
+        const __m512i x = _mm512_load_si512((const void *)(a + w));
+        const __m512i twice = _mm512_add_epi64(x, x), carry = _mm512_srli_epi64(twice, 52);
+        const __m512i doubled =
+            _mm512_add_epi64(_mm512_and_si512(twice, mask52), _mm512_alignr_epi64(carry, carry_below, 7));
+        carry_below = carry;
+        /* take ? doubled : x */
+        _mm512_store_si512((void *)(a + w), _mm512_ternarylogic_epi64(take, doubled, x, 0xCA));
+    }
+}
+
 #else /* not x86-64: ctx_init refuses, so these are never reached */
+
+void jbigi_ifma_double_if(const jbigi_ifma_ctx *ctx, uint64_t *a, uint64_t bit)
+{
+    (void)ctx;
+    (void)a;
+    (void)bit;
+    abort();
+}
 
 void jbigi_ifma_normalize(uint64_t *r, const uint64_t *x, int words, int secret)
 {

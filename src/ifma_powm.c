@@ -21,6 +21,8 @@
  *
  * Cost: ctx_init (R^2 mod m by one division), the driver's table, then
  * one squaring per exponent bit and one multiplication per window.  The
+ * base 2 takes the drivers' base-2 path instead: no table, a squaring and
+ * a doubling (jbigi_ifma_double_if) per bit.  The
  * constant-time path also reads all 32 entries per window (about 3% of its
  * time at 2048 bits: a load and an AVX-512 ternary-logic operation per
  * register of each entry).
@@ -234,6 +236,11 @@ static void ifma_select_any(const void *ctx, mp_limb_t *r, const mp_limb_t *tabl
     select_any(r, table, (size_t)((const jbigi_ifma_ctx *)ctx)->words, count, index);
 }
 
+static void ifma_double_if(const void *ctx, mp_limb_t *a, mp_limb_t bit)
+{
+    jbigi_ifma_double_if(ctx, a, bit);
+}
+
 const jbigi_mont_ops jbigi_ifma_mont_ops = {
     .elem_limbs = ifma_elem_limbs,
     .alloc = ifma_alloc,
@@ -245,6 +252,7 @@ const jbigi_mont_ops jbigi_ifma_mont_ops = {
     .sqr = ifma_sqr,
     .select = ifma_select,
     .select_any = ifma_select_any,
+    .double_if = ifma_double_if,
 };
 
 int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
@@ -263,7 +271,8 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
     int rc = jbigi_ifma_ctx_init(&ctx, m, n, 0);
     if (rc != 0)
         return rc;
-    rc = jbigi_drive_window(&jbigi_ifma_mont_ops, &ctx, r, b, e, en);
+    rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(&jbigi_ifma_mont_ops, &ctx, r, e, en, 0)
+                                    : jbigi_drive_window(&jbigi_ifma_mont_ops, &ctx, r, b, e, en);
     jbigi_ifma_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_IFMA_NO_MEMORY;
 }
@@ -275,7 +284,8 @@ int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
     int rc = jbigi_ifma_ctx_init(&ctx, m, n, JBIGI_IFMA_CONSTANT_TIME);
     if (rc != 0)
         return rc;
-    rc = jbigi_drive_fixed_window(&jbigi_ifma_mont_ops, &ctx, r, b, e, n);
+    rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(&jbigi_ifma_mont_ops, &ctx, r, e, n, 1)
+                                    : jbigi_drive_fixed_window(&jbigi_ifma_mont_ops, &ctx, r, b, e, n);
     jbigi_ifma_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_IFMA_NO_MEMORY;
 }

@@ -44,9 +44,10 @@ typedef struct {
     /* The same over count values at any address (a fixed-base table in a
      * caller's buffer: comb_driver.h); NULL for the driver's own. */
     void (*select_any)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index);
-    /* a = 2 a in the domain when bit is 1, a unchanged when it is 0 (a
-     * fully reduced, and so is the result), the same work either way; NULL
-     * when the engine has none.  With it jbigi_drive_base2 raises the base
+    /* a = 2 a in the domain when bit is 1, a unchanged when it is 0, the
+     * same work either way; NULL when the engine has none.  a comes from a
+     * product; the result goes to sqr or from_mont only (an engine whose
+     * values are not fully reduced may leave it above its usual bound).  With it jbigi_drive_base2 raises the base
      * 2 (the generator of the Diffie-Hellman and ElGamal groups I2P uses)
      * without a table and without products by the base. */
     void (*double_if)(const void *ctx, mp_limb_t *a, mp_limb_t bit);

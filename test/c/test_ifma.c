@@ -87,17 +87,22 @@ static void check_edge_cases(mp_size_t n)
     }
 }
 
-/* Random cases of n limbs: random moduli and bases.  The first ct_cases
- * run both paths with full-length exponents (the constant-time path runs
- * all 64 n bits whatever the exponent); the next long_cases exponents of 1
- * to n limbs; the rest exponents of one or two limbs with a random bit
- * length, where GMP's reference is cheap enough for many cases. */
+/* Random cases of n limbs: random moduli and bases (one base in four is 2,
+ * the drivers' base-2 path).  The first ct_cases run both paths with
+ * full-length exponents (the constant-time path runs all 64 n bits
+ * whatever the exponent); the next long_cases exponents of 1 to n limbs;
+ * the rest exponents of one or two limbs with a random bit length, where
+ * GMP's reference is cheap enough for many cases. */
 static void check_random(mp_size_t n, long cases, long long_cases, long ct_cases)
 {
     mp_limb_t m[MAXN], b[MAXN], e[MAXN];
     for (long c = 0; c < cases; c++) {
         random_modulus(m, n);
         random_below(b, m, n);
+        if (c % 4 == 1 && (n > 1 || m[0] > 2)) { /* the base-2 path */
+            mpn_zero(b, n);
+            b[0] = 2;
+        }
         mp_size_t en;
         if (c < ct_cases)
             en = n;
@@ -168,6 +173,27 @@ static void check_layer(mp_size_t n, long cases)
         for (int i = 0; i < ctx.words; i++)
             ok &= (dr[i] >> 52) == 0 && (i < ctx.digits || dr[i] == 0);
         CHECK(ok, "sqr result not normalised n=%ld", (long)n);
+        /* double_if: nothing for bit 0; for bit 1 a value below 4 m, which
+         * from_mont and sqr take (dr: a^2 a product left, in [0, 2 m)). */
+        jbigi_ifma_sqr(&ctx, dr, db);
+        memcpy(da, dr, (size_t)ctx.words * sizeof(uint64_t));
+        jbigi_ifma_double_if(&ctx, dr, 0);
+        CHECK(memcmp(da, dr, (size_t)ctx.words * sizeof(uint64_t)) == 0, "double_if bit 0 n=%ld", (long)n);
+        jbigi_ifma_double_if(&ctx, dr, 1);
+        ok = 1;
+        for (int i = 0; i < ctx.words; i++)
+            ok &= (dr[i] >> 52) == 0 && (i < ctx.digits || dr[i] == 0);
+        CHECK(ok, "double_if result not normalised n=%ld", (long)n);
+        jbigi_ifma_from_mont(&ctx, x, dr);
+        mpz_mul(want, zb, zb);
+        mpz_mul_2exp(want, want, 1);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(x, n, want), "double_if then from_mont n=%ld", (long)n);
+        jbigi_ifma_sqr(&ctx, dr, dr);
+        jbigi_ifma_from_mont(&ctx, x, dr);
+        mpz_mul(want, want, want);
+        mpz_mod(want, want, zm);
+        CHECK(limbs_equal_mpz(x, n, want), "double_if then sqr n=%ld", (long)n);
         mpz_clear(want);
         jbigi_ifma_free(d, &ctx, 3);
         jbigi_ifma_ctx_clear(&ctx);
