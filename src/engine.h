@@ -31,6 +31,10 @@ void jbigi_engine_force_gmp(int force);
 /* The engine that raises to a power mod an odd modulus of n limbs now. */
 enum jbigi_engine jbigi_engine_for(mp_size_t n);
 
+/* The same for a base known to be 2 or not (base_is_two): the base 2 takes
+ * the drivers' base-2 path, which wins at more sizes. */
+enum jbigi_engine jbigi_engine_for_base(mp_size_t n, int base_is_two);
+
 /* 1 if an odd modulus of n limbs goes to the IFMA engine (fixed-base
  * tables take its format then). */
 int jbigi_engine_ifma_takes(mp_size_t n);
