@@ -24,6 +24,7 @@
 #include "adx.h"
 #include "engine.h"
 #include "ifma.h"
+#include "mpn_mont.h"
 #include "scratch.h"
 #include "small_powm.h"
 
@@ -100,6 +101,15 @@ static int engine_power(engine_powm engine, mpz_t r, const mpz_t base, const mpz
     return rc == 0 ? JBIGI_OK : -1;
 }
 
+/* 2^e mod m on GMP's mpn functions under the base-2 driver, as an engine's
+ * variable-time exponentiation (b, which is 2, is not read). */
+static int gmp_base2_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
+                          mp_size_t n)
+{
+    (void)b;
+    return jbigi_mpn_powm_base2(r, e, en, m, n, 0) == 0 ? 0 : JBIGI_ADX_NO_MEMORY;
+}
+
 /* mpz_powm, or small_powm or the IFMA engine where they take the modulus (odd,
  * their sizes).  r may alias base: each reads the base before writing r. */
 static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
@@ -116,12 +126,15 @@ static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const 
         }
     }
     if (mpz_odd_p(m) && mpz_sgn(exp) > 0) {
-        const enum jbigi_engine engine = jbigi_engine_for_base(n, mpz_cmp_ui(base, 2) == 0);
+        const int base_is_two = mpz_cmp_ui(base, 2) == 0;
+        const enum jbigi_engine engine = jbigi_engine_for_base(n, base_is_two);
         int status = -1;
         if (engine == JBIGI_ENGINE_IFMA)
             status = engine_power(jbigi_ifma_powm, r, base, exp, m);
         else if (engine == JBIGI_ENGINE_ADX)
             status = engine_power(jbigi_adx_powm, r, base, exp, m);
+        else if (engine == JBIGI_ENGINE_GMP && base_is_two && jbigi_engine_gmp_base2(n, 0))
+            status = engine_power(gmp_base2_powm, r, base, exp, m);
         if (status >= 0)
             return (enum jbigi_status)status;
     }
@@ -176,13 +189,16 @@ static mpz_srcptr public_base(mpz_t reduced, const mpz_t base, const mpz_t m)
 }
 
 /* rp = b^e mod m, b in (0, m), e of en >= n limbs: the engine's constant-time
- * path where it takes n and e has exactly n limbs, else mpn_sec_powm.  No
- * GMP allocation: scratch comes from jbigi_scratch_alloc. */
+ * path where it takes n and e has exactly n limbs; else, for the base 2 at
+ * the sizes jbigi_engine_gmp_base2 gives, GMP's mpn functions under the
+ * base-2 driver; else mpn_sec_powm.  No GMP allocation: scratch comes from
+ * jbigi_scratch_alloc. */
 static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *e, mp_size_t en, const mpz_t m)
 {
     const mp_size_t n = (mp_size_t)mpz_size(m);
     const mp_size_t bn = (mp_size_t)mpz_size(b);
-    const enum jbigi_engine engine = jbigi_engine_for_base(n, mpz_cmp_ui(b, 2) == 0);
+    const int base_is_two = mpz_cmp_ui(b, 2) == 0;
+    const enum jbigi_engine engine = jbigi_engine_for_base(n, base_is_two);
     if (en == n && (engine == JBIGI_ENGINE_IFMA || engine == JBIGI_ENGINE_ADX)) {
         /* The engines take the base as n limbs. */
         mp_limb_t *padded_base = jbigi_scratch_alloc((size_t)n);
@@ -197,6 +213,10 @@ static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *
         if (rc == 1)
             return JBIGI_NO_MEMORY;
         /* Unsupported: GMP below. */
+    }
+    if (base_is_two && jbigi_engine_gmp_base2(n, 1)) {
+        /* GMP's mpn functions under the base-2 driver, e at its width. */
+        return jbigi_mpn_powm_base2(rp, e, en, mpz_limbs_read(m), n, 1) == 0 ? JBIGI_OK : JBIGI_NO_MEMORY;
     }
     const mp_bitcnt_t enb = (mp_bitcnt_t)en * GMP_NUMB_BITS;
     const size_t scratch_limbs = (size_t)mpn_sec_powm_itch(bn, enb, n);

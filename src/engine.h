@@ -35,6 +35,11 @@ enum jbigi_engine jbigi_engine_for(mp_size_t n);
  * the drivers' base-2 path, which wins at more sizes. */
 enum jbigi_engine jbigi_engine_for_base(mp_size_t n, int base_is_two);
 
+/* 1 if, where the choice is GMP, the base 2 is raised on GMP's mpn
+ * functions under the drivers' base-2 path (mpn_mont.h) for an odd modulus
+ * of n limbs, in constant time or not. */
+int jbigi_engine_gmp_base2(mp_size_t n, int constant_time);
+
 /* 1 if an odd modulus of n limbs goes to the IFMA engine (fixed-base
  * tables take its format then). */
 int jbigi_engine_ifma_takes(mp_size_t n);

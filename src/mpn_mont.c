@@ -144,6 +144,26 @@ static void mpn_mont_from_mont(const void *c, mp_limb_t *x, const mp_limb_t *a)
     reduce(ctx, x);
 }
 
+/* 2 a = carry R + twice is below 2 m: m comes off when carry is set or
+ * twice - m does not borrow.  The public form doubles only when asked; the
+ * secret one always computes both and keeps them under masks
+ * (mpn_cnd_swap: no branch, no address from bit). */
+static void mpn_mont_double_if(const void *c, mp_limb_t *a, mp_limb_t bit)
+{
+    const jbigi_mpn_ctx *ctx = c;
+    const mp_size_t n = ctx->n;
+    if (!ctx->secret) {
+        if (bit && (mpn_lshift(a, a, n, 1) != 0 || mpn_cmp(a, ctx->m, n) >= 0))
+            mpn_sub_n(a, a, ctx->m, n);
+        return;
+    }
+    mp_limb_t *twice = ctx->product, *less = ctx->product + n;
+    const mp_limb_t carry = mpn_lshift(twice, a, n, 1);
+    const mp_limb_t borrow = mpn_sub_n(less, twice, ctx->m, n);
+    mpn_cnd_swap(carry | (borrow ^ 1), twice, less, n);
+    mpn_cnd_swap(bit & 1, a, twice, n);
+}
+
 static void mpn_mont_one(const void *c, mp_limb_t *r)
 {
     const jbigi_mpn_ctx *ctx = c;
@@ -163,4 +183,16 @@ const jbigi_mont_ops jbigi_mpn_mont_ops = {
      * the comb's constant-time time at 2048 bits, see doc/engines.md). */
     .select = NULL,
     .select_any = NULL,
+    .double_if = mpn_mont_double_if,
 };
+
+int jbigi_mpn_powm_base2(mp_limb_t *r, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n,
+                         int constant_time)
+{
+    jbigi_mpn_ctx ctx;
+    if (jbigi_mpn_ctx_init(&ctx, m, n, constant_time) != 0)
+        return -1;
+    const int rc = jbigi_drive_base2(&jbigi_mpn_mont_ops, &ctx, r, e, en, constant_time);
+    jbigi_mpn_ctx_clear(&ctx);
+    return rc == JBIGI_DRIVER_OK ? 0 : -1;
+}

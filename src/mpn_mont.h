@@ -2,9 +2,10 @@
  * mpn_mont.h - Montgomery arithmetic on GMP's public mpn functions, as an
  * engine under the drivers (powm_driver.h, comb_driver.h): the fixed-base
  * comb's engine where neither the IFMA nor the MULX/ADX engine takes the
- * size.  GMP's own mpz_powm is faster for one-off exponentiations; what
- * this adds is products with the tables' R = 2^(GMP_NUMB_BITS n).  No JNI
- * here.
+ * size, and the GMP engine's path for the base 2 (engine.c says from which
+ * size).  GMP's own mpz_powm is faster for other one-off exponentiations;
+ * what this adds is products with the tables' R = 2^(GMP_NUMB_BITS n), and
+ * a doubling.  No JNI here.
  *
  * Values are n limbs (the modulus' count), fully reduced, in [0, m).  A
  * product is mpn_mul_n or mpn_sqr (mpn_sec_mul or mpn_sec_sqr for secret
@@ -46,5 +47,17 @@ void jbigi_mpn_ctx_clear(jbigi_mpn_ctx *ctx);
 
 /* The engine as the drivers see it, on a context from jbigi_mpn_ctx_init. */
 extern const jbigi_mont_ops jbigi_mpn_mont_ops;
+
+/*
+ * r (n limbs) = 2^e mod m on the drivers' base-2 path (jbigi_drive_base2):
+ * a squaring per exponent bit and a doubling, no table, no products by the
+ * base.  m: n >= 1 limbs, odd, top limb non-zero, m > 2.  Variable time: e
+ * has en limbs, the top one non-zero.  constant_time: the time and the
+ * addresses depend on en and n alone (all GMP_NUMB_BITS en bits, every
+ * doubling masked, GMP's side-channel-silent products), e any value.
+ * Returns 0, or -1 when memory ran out.
+ */
+int jbigi_mpn_powm_base2(mp_limb_t *r, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n,
+                         int constant_time);
 
 #endif

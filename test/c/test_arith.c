@@ -7,6 +7,7 @@
 
 #include "arith.h"
 #include "check.h"
+#include "engine.h"
 #include "reference.h"
 #include "version.h"
 
@@ -139,6 +140,58 @@ static void check_random_cases(void)
     gmp_randclear(state);
 }
 
+/* The base 2 through every engine this CPU runs (each has a base-2 path
+ * at some sizes, GMP's from 8 limbs), at lengths around the engines' size
+ * boundaries, against GMP: both exponentiations, exponents short, long,
+ * wider than the modulus and all ones. */
+static void check_base_two(void)
+{
+    static const char *const engines[] = {"auto", "gmp", "adx", "ifma"};
+    static const int limbs[] = {2, 4, 7, 8, 9, 12, 15, 16, 17, 23, 24, 28, 31, 32, 33, 36, 48, 64};
+    gmp_randstate_t state;
+    gmp_randinit_default(state);
+    gmp_randseed_ui(state, (unsigned long)rng_next());
+    mpz_t two, e, m, r, want;
+    mpz_inits(two, e, m, r, want, NULL);
+    mpz_set_ui(two, 2);
+    int engines_run = 0;
+    for (size_t k = 0; k < sizeof engines / sizeof engines[0]; k++) {
+        if (jbigi_engine_force(engines[k]) != 0)
+            continue; /* not on this CPU */
+        engines_run++;
+        for (size_t i = 0; i < sizeof limbs / sizeof limbs[0]; i++) {
+            const unsigned bits = 64 * (unsigned)limbs[i];
+            const int cases = (int)test_scale(limbs[i] <= 16 ? 12 : 4);
+            for (int c = 0; c < cases; c++) {
+                mpz_urandomb(m, state, bits - (unsigned)(rng_next() % 3) * (c % 2));
+                mpz_setbit(m, 0);
+                if (mpz_cmp_ui(m, 3) < 0)
+                    mpz_set_ui(m, 3);
+                switch (c % 4) {
+                case 0: mpz_urandomb(e, state, 1 + (unsigned)(rng_next() % 70)); break;
+                case 1: mpz_urandomb(e, state, bits); break;
+                case 2: mpz_urandomb(e, state, bits + 64); break; /* wider than m */
+                default: /* all ones over the modulus' width */
+                    mpz_set_ui(e, 0);
+                    mpz_setbit(e, bits);
+                    mpz_sub_ui(e, e, 1);
+                }
+                if (mpz_sgn(e) == 0)
+                    mpz_set_ui(e, 1);
+                mpz_powm(want, two, e, m);
+                CHECK(jbigi_modpow(r, two, e, m) == JBIGI_OK && mpz_cmp(r, want) == 0,
+                      "engine %s: 2^e mod m, %u bits, case %d", engines[k], bits, c);
+                CHECK(jbigi_modpow_ct(r, two, e, m) == JBIGI_OK && mpz_cmp(r, want) == 0,
+                      "engine %s: constant-time 2^e mod m, %u bits, case %d", engines[k], bits, c);
+            }
+        }
+    }
+    jbigi_engine_force("auto");
+    CHECK(engines_run >= 2, "only %d engines ran the base 2", engines_run);
+    mpz_clears(two, e, m, r, want, NULL);
+    gmp_randclear(state);
+}
+
 static void check_version_parsing(void)
 {
     static const struct {
@@ -162,5 +215,6 @@ int main(void)
     check_edge_cases();
     check_version_parsing();
     check_random_cases();
+    check_base_two();
     return finish("test_arith");
 }

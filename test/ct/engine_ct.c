@@ -26,7 +26,8 @@
  * A measurement, not a test: run it on a quiet machine.
  *   test/ct/run-engine-ct.sh [ENGINE [MEASUREMENTS [BITS [BASE]]]]
  *   (ENGINE ifma or adx, default ifma; 20000 measurements; 2048 bits;
- *   BASE random or 2, default random)
+ *   BASE random or 2, default random; ENGINE gmp: GMP's functions on the
+ *   base-2 path, BASE 2 only)
  * Ends with "N passed, N failed" (two constant-time checks, two controls).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -39,6 +40,7 @@
 
 #include "adx.h"
 #include "ifma.h"
+#include "mpn_mont.h"
 
 /* The largest modulus of both engines, in limbs. */
 #define MAX_LIMBS JBIGI_IFMA_MAX_LIMBS
@@ -145,25 +147,44 @@ static void random_exponent(mp_limb_t *e, mp_size_t n, unsigned bits)
     e[(bits - 1) / 64] |= (mp_limb_t)1 << ((bits - 1) % 64);
 }
 
+/* GMP's engine raising 2 (mpn_mont.h's base-2 path), as an engine's pair:
+ * the base is not read. */
+static int gmp_base2_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
+                          mp_size_t n)
+{
+    (void)b;
+    while (en > 1 && e[en - 1] == 0)
+        en--;
+    return jbigi_mpn_powm_base2(r, e, en, m, n, 0);
+}
+
+static int gmp_base2_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, const mp_limb_t *m, mp_size_t n)
+{
+    (void)b;
+    return jbigi_mpn_powm_base2(r, e, n, m, n, 1);
+}
+
 int main(int argc, char **argv)
 {
     const char *engine = argc > 1 ? argv[1] : "ifma";
     long count = argc > 2 ? atol(argv[2]) : 20000;
     unsigned bits = argc > 3 ? (unsigned)atoi(argv[3]) : 2048;
     const char *base = argc > 4 ? argv[4] : "random";
-    const int adx = strcmp(engine, "adx") == 0, base2 = strcmp(base, "2") == 0;
-    if ((!adx && strcmp(engine, "ifma") != 0) || count < 100 || bits < 128 || bits > 64 * MAX_LIMBS || bits % 64 ||
-        (!base2 && strcmp(base, "random") != 0)) {
-        fprintf(stderr, "usage: %s [ifma|adx [MEASUREMENTS >= 100 [BITS: a multiple of 64, 128..8192 [random|2]]]]\n",
-                argv[0]);
+    const int adx = strcmp(engine, "adx") == 0, gmp = strcmp(engine, "gmp") == 0, base2 = strcmp(base, "2") == 0;
+    if ((!adx && !gmp && strcmp(engine, "ifma") != 0) || count < 100 || bits < 128 || bits > 64 * MAX_LIMBS ||
+        bits % 64 || (!base2 && strcmp(base, "random") != 0) || (gmp && !base2)) {
+        fprintf(stderr,
+                "usage: %s [ifma|adx [MEASUREMENTS >= 100 [BITS: a multiple of 64, 128..8192 [random|2]]]]\n"
+                "       %s gmp MEASUREMENTS BITS 2   (GMP's functions on the base-2 path)\n",
+                argv[0], argv[0]);
         return 2;
     }
-    if (adx ? !jbigi_adx_cpu() : !jbigi_ifma_available()) {
+    if (gmp ? 0 : adx ? !jbigi_adx_cpu() : !jbigi_ifma_available()) {
         printf("# engine_ct: SKIPPED: this CPU cannot run %s (or JBIGI_ENGINE=gmp)\n0 passed, 0 failed\n", engine);
         return 0;
     }
-    powm = adx ? jbigi_adx_powm : jbigi_ifma_powm;
-    powm_sec = adx ? jbigi_adx_powm_sec : jbigi_ifma_powm_sec;
+    powm = gmp ? gmp_base2_powm : adx ? jbigi_adx_powm : jbigi_ifma_powm;
+    powm_sec = gmp ? gmp_base2_powm_sec : adx ? jbigi_adx_powm_sec : jbigi_ifma_powm_sec;
     const mp_size_t n = bits / 64;
     mp_limb_t m[MAX_LIMBS], b[MAX_LIMBS];
     for (mp_size_t i = 0; i < n; i++) {

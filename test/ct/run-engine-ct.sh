@@ -2,8 +2,8 @@
 # Builds and runs test/ct/engine_ct.c: the dudect-style timing check of an
 # engine's constant-time exponentiation (IFMA or MULX/ADX), with its
 # variable-time path as the control.
-# Usage: test/ct/run-engine-ct.sh [ifma|adx [MEASUREMENTS [BITS [random|2]]]] (the base:
-# 2 takes the base-2 path).
+# Usage: test/ct/run-engine-ct.sh [ifma|adx|gmp [MEASUREMENTS [BITS [random|2]]]] (the base:
+# 2 takes the base-2 path; gmp: GMP's functions on it, base 2 only).
 # A measurement, not a test: run it on a quiet machine.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -11,5 +11,5 @@ CC=${CC:-cc}
 mkdir -p build/ct
 $CC -O2 -std=c11 -Wall -Wextra -Werror ${GMP_CFLAGS:-} -Isrc -o build/ct/engine_ct test/ct/engine_ct.c \
     src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c src/ifma_selftest.c src/adx_mont.c src/adx_mont4.c src/adx_powm.c src/adx_select.c src/karatsuba.c \
-    src/cpu_check.c ${GMP_LIBS:--lgmp} -lm
+    src/mpn_mont.c src/scratch.c src/cpu_check.c ${GMP_LIBS:--lgmp} -lm
 exec build/ct/engine_ct "$@"
