@@ -99,7 +99,8 @@ C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 # (x86-64 only) and the fixed-base tables are written for 64-bit limbs, so
 # they are left out and ifma_none.c says the engine is never available; the
 # Java side then runs FixedBase on BigInteger (FixedBase.nativesWork() is false).
-LIMB32_OMITTED := src/fixedbase_jni.c src/fixedbase.c src/mpn_mont.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c
+# mpn_mont.c (any limb size) stays: the base-2 path on GMP's functions.
+LIMB32_OMITTED := src/fixedbase_jni.c src/fixedbase.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c
 # $(call arch_sources,ARCH): the library's sources for that architecture.
 arch_sources = $(if $(filter armhf,$(1)),$(filter-out $(LIMB32_OMITTED),$(C_SOURCES)) src/ifma_none.c,$(C_SOURCES))
 RESOURCE_NAME = $(call resource_name,$(VARIANT))

@@ -148,20 +148,20 @@ static int adx_takes(mp_size_t n, int base_is_two)
 
 /* GMP's engine raises 2 on GMP's mpn functions under the base-2 driver
  * (mpn_mont.c: a squaring and a doubling per bit, no products by the base)
- * rather than with mpz_powm or mpn_sec_powm, from 8 limbs in variable time
- * and 16 in constant time.  On the Intel Xeon, GMP built for coreibwl,
+ * rather than with mpz_powm or mpn_sec_powm, from 512 bits in variable time
+ * and 1024 in constant time.  On the Intel Xeon, GMP built for coreibwl,
  * medians of 31 interleaved runs against mpz_powm and mpz_powm_sec raising
  * 2 (R^2 mod m included): 0.94 and 1.02 of GMP's time at 512 bits, 0.90
  * and 0.98 at 768, 0.87 and 0.89 at 1024, 0.82 and 0.81 at 2048, 0.81 and
  * 0.79 at 4096; at 384 bits 1.01 and 1.10.  Not measured on other CPUs:
  * the path uses only what mpz_powm does there (GMP's products, and rows of
  * mpn_addmul_1 where GMP has no assembly reduction), minus the products. */
-#define GMP_BASE2_MIN_LIMBS 8
-#define GMP_BASE2_MIN_LIMBS_CT 16
+#define GMP_BASE2_MIN_BITS 512
+#define GMP_BASE2_MIN_BITS_CT 1024
 
 int jbigi_engine_gmp_base2(mp_size_t n, int constant_time)
 {
-    return n >= (constant_time ? GMP_BASE2_MIN_LIMBS_CT : GMP_BASE2_MIN_LIMBS);
+    return (size_t)n * GMP_NUMB_BITS >= (constant_time ? GMP_BASE2_MIN_BITS_CT : GMP_BASE2_MIN_BITS);
 }
 
 enum jbigi_engine jbigi_engine_for(mp_size_t n)

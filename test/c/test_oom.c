@@ -80,6 +80,61 @@ static enum jbigi_status nested(void *context)
     return inner == JBIGI_NO_MEMORY ? JBIGI_OK : JBIGI_MODULUS_EVEN;
 }
 
+struct pow_call {
+    mpz_ptr r;
+    mpz_srcptr b, e, m;
+    int constant_time;
+};
+
+static enum jbigi_status pow_either(void *context)
+{
+    struct pow_call *c = context;
+    return c->constant_time ? jbigi_modpow_ct(c->r, c->b, c->e, c->m) : jbigi_modpow(c->r, c->b, c->e, c->m);
+}
+
+/* The base 2 at 2048 bits on each engine this CPU runs, each on its
+ * base-2 path (GMP's engine on mpn_mont.c, whose scratch is its own): the
+ * first, second, ... allocation refused gives JBIGI_NO_MEMORY, and the
+ * first run with none refused the right result. */
+static void check_base_two(gmp_randstate_t state)
+{
+    mpz_t two, e, m, r, want;
+    mpz_inits(two, e, m, r, want, NULL);
+    mpz_set_ui(two, 2);
+    mpz_urandomb(m, state, 2048);
+    mpz_setbit(m, 2047);
+    mpz_setbit(m, 0);
+    mpz_urandomb(e, state, 2000);
+    mpz_powm(want, two, e, m);
+    (void)jbigi_ifma_available(); /* its self-test's allocations, first */
+    static const char *const engines[] = {"gmp", "adx", "ifma"};
+    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
+        if (jbigi_engine_force(engines[i]) != 0)
+            continue;
+        for (int ct = 0; ct <= 1; ct++) {
+            struct pow_call c = {r, two, e, m, ct};
+            long k = 0;
+            for (;; k++) {
+                refuse_after = k;
+                const enum jbigi_status status = jbigi_run_guarded(pow_either, &c);
+                const int hit = refuse_after == -1;
+                refuse_after = -1;
+                if (!hit) {
+                    CHECK(status == JBIGI_OK && mpz_cmp(r, want) == 0,
+                          "base 2 (engine %s, ct %d): status %d or a wrong result with nothing refused", engines[i],
+                          ct, (int)status);
+                    break;
+                }
+                CHECK(status == JBIGI_NO_MEMORY, "base 2 (engine %s, ct %d): allocation %ld refused gave %d",
+                      engines[i], ct, k, (int)status);
+            }
+            CHECK(k > 0, "base 2 (engine %s, ct %d): allocates nothing", engines[i], ct);
+        }
+    }
+    jbigi_engine_force("auto");
+    mpz_clears(two, e, m, r, want, NULL);
+}
+
 /* The fixed-base tables exist where GMP's limbs are 64 bits (the Makefile's
  * LIMB32_OMITTED leaves them out elsewhere). */
 #if GMP_LIMB_BITS == 64
@@ -195,6 +250,7 @@ int main(void)
         mpz_powm(want, b, e, m);
         CHECK(mpz_cmp(r, want) == 0, "round %d: result after recovery", round);
     }
+    check_base_two(state);
 #if GMP_LIMB_BITS == 64
     check_fixed_base(state);
 #endif
