@@ -127,7 +127,7 @@ static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const 
     }
     if (mpz_odd_p(m) && mpz_sgn(exp) > 0) {
         const int base_is_two = mpz_cmp_ui(base, 2) == 0;
-        const enum jbigi_engine engine = jbigi_engine_for_base(n, base_is_two);
+        const enum jbigi_engine engine = jbigi_engine_for(n);
         int status = -1;
         if (engine == JBIGI_ENGINE_IFMA)
             status = engine_power(jbigi_ifma_powm, r, base, exp, m);
@@ -198,7 +198,7 @@ static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *
     const mp_size_t n = (mp_size_t)mpz_size(m);
     const mp_size_t bn = (mp_size_t)mpz_size(b);
     const int base_is_two = mpz_cmp_ui(b, 2) == 0;
-    const enum jbigi_engine engine = jbigi_engine_for_base(n, base_is_two);
+    const enum jbigi_engine engine = jbigi_engine_for(n);
     if (en == n && (engine == JBIGI_ENGINE_IFMA || engine == JBIGI_ENGINE_ADX)) {
         /* The engines take the base as n limbs. */
         mp_limb_t *padded_base = jbigi_scratch_alloc((size_t)n);

@@ -17,10 +17,7 @@
  *                     mpz_powm_sec's; at the other limb counts slower
  *                     than GMP.  On Intel, where GMP's own code runs on
  *                     MULX and ADX, level with GMP to 1536 bits: from
- *                     2048 bits, multiples of 8 limbs only (adx_takes);
- *                     for the base 2 (no products by the base) from 512
- *                     bits at multiples of 8 limbs, from 960 at one less,
- *                     from 1792 at multiples of 4.
+ *                     2048 bits, multiples of 8 limbs only (adx_takes).
  *   the rest          GMP; for the base 2 from 512 bits (constant time:
  *                     1024) GMP's mpn functions under the base-2 driver
  *                     (jbigi_engine_gmp_base2).
@@ -124,16 +121,7 @@ static int ifma_takes(mp_size_t n)
  * 300 interleaved runs gave 1.04 to 1.11 of GMP's time at 1024 bits and
  * 1.00 to 1.04 at 1536, 0.97 to 1.01 at 2048, 0.95 to 0.98 at 3072 and
  * 0.93 to 0.96 at 4096; one limb less is padded, too thin a margin there. */
-/* The base 2 takes the drivers' base-2 path, which has no products by the
- * base: on the same Intel Xeon, medians of 31 to 41 interleaved runs
- * against mpz_powm and mpz_powm_sec raising 2, the engine took 0.95 and
- * 0.89 of GMP's time at 512 bits, 0.88 and 0.79 at 1024, 0.90 and 0.80 at
- * 1472 (23 limbs, padded to 24), 0.86 and 0.77 at 1536, 0.91 and 0.82 at
- * 1792 (28 limbs: a row at a time), 0.85 and 0.77 at 2048, 0.89 and 0.81
- * at 2304 (36 limbs); at the other lengths below 2048 bits 0.96 to 1.46
- * of it for modPow (more padding, or rows at 4 mod 8 limbs below 28).  On
- * AMD, not measured for the base 2, the random bases' sizes stay. */
-static int adx_takes(mp_size_t n, int base_is_two)
+static int adx_takes(mp_size_t n)
 {
     if (!jbigi_adx_cpu() || n > JBIGI_ADX_MAX_LIMBS)
         return 0;
@@ -141,8 +129,6 @@ static int adx_takes(mp_size_t n, int base_is_two)
         return 1;
     if (jbigi_adx_amd())
         return n >= 16 && (n % 8 == 0 || (n % 8 == 7 && n >= 23));
-    if (base_is_two)
-        return (n >= 8 && n % 8 == 0) || (n >= 15 && n % 8 == 7) || (n >= 28 && n % 4 == 0);
     return n >= 32 && n % 8 == 0;
 }
 
@@ -153,9 +139,14 @@ static int adx_takes(mp_size_t n, int base_is_two)
  * medians of 31 interleaved runs against mpz_powm and mpz_powm_sec raising
  * 2 (R^2 mod m included): 0.94 and 1.02 of GMP's time at 512 bits, 0.90
  * and 0.98 at 768, 0.87 and 0.89 at 1024, 0.82 and 0.81 at 2048, 0.81 and
- * 0.79 at 4096; at 384 bits 1.01 and 1.10.  Not measured on other CPUs:
- * the path uses only what mpz_powm does there (GMP's products, and rows of
- * mpn_addmul_1 where GMP has no assembly reduction), minus the products. */
+ * 0.79 at 4096; at 384 bits 1.01 and 1.10.  Against the MULX/ADX
+ * engine's base-2 path in the same process, the ADX time over this one:
+ * 1.00 to 1.15 in variable time, 0.87 to 1.06 in constant time from 512
+ * to 4096 bits (GMP's mpn_addmul_1 rows run on MULX and ADX there too), so
+ * the engine table stays as it is for the base 2.  Not measured on other
+ * CPUs: the path uses only what mpz_powm does there (GMP's products, and
+ * rows of mpn_addmul_1 where GMP has no assembly reduction), minus the
+ * products. */
 #define GMP_BASE2_MIN_BITS 512
 #define GMP_BASE2_MIN_BITS_CT 1024
 
@@ -165,11 +156,6 @@ int jbigi_engine_gmp_base2(mp_size_t n, int constant_time)
 }
 
 enum jbigi_engine jbigi_engine_for(mp_size_t n)
-{
-    return jbigi_engine_for_base(n, 0);
-}
-
-enum jbigi_engine jbigi_engine_for_base(mp_size_t n, int base_is_two)
 {
     const int f = atomic_load_explicit(&forced, memory_order_relaxed);
     if (f == JBIGI_ENGINE_GMP)
@@ -182,7 +168,7 @@ enum jbigi_engine jbigi_engine_for_base(mp_size_t n, int base_is_two)
         return JBIGI_ENGINE_SMALL;
     if (ifma_takes(n))
         return JBIGI_ENGINE_IFMA;
-    if (adx_takes(n, base_is_two))
+    if (adx_takes(n))
         return JBIGI_ENGINE_ADX;
     return JBIGI_ENGINE_GMP;
 }

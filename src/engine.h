@@ -31,9 +31,6 @@ void jbigi_engine_force_gmp(int force);
 /* The engine that raises to a power mod an odd modulus of n limbs now. */
 enum jbigi_engine jbigi_engine_for(mp_size_t n);
 
-/* The same for a base known to be 2 or not (base_is_two): the base 2 takes
- * the drivers' base-2 path, which wins at more sizes. */
-enum jbigi_engine jbigi_engine_for_base(mp_size_t n, int base_is_two);
 
 /* 1 if, where the choice is GMP, the base 2 is raised on GMP's mpn
  * functions under the drivers' base-2 path (mpn_mont.h) for an odd modulus

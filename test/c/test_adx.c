@@ -16,7 +16,6 @@
 
 #include "adx.h"
 #include "check.h"
-#include "engine.h"
 #include "powm_cases.h"
 
 static unsigned long engine_cases;
@@ -205,31 +204,10 @@ static void check_switch(void)
     }
 }
 
-/* The engine table with the base known: the base 2 goes to the engine at
- * every size a random base does (its path there has fewer products), and
- * not knowing the base is a random base. */
-static void check_table(void)
-{
-    int wider = 0;
-    for (mp_size_t n = 1; n <= MAXN + 1; n++) {
-        const enum jbigi_engine any = jbigi_engine_for(n), two = jbigi_engine_for_base(n, 1);
-        CHECK(jbigi_engine_for_base(n, 0) == any, "n=%ld: the table differs for an unknown base", (long)n);
-        CHECK(any != JBIGI_ENGINE_ADX || two == JBIGI_ENGINE_ADX, "n=%ld: the base 2 leaves the engine", (long)n);
-        CHECK(two != JBIGI_ENGINE_ADX || jbigi_adx_cpu(), "n=%ld: the base 2 goes to an engine not here", (long)n);
-        CHECK(n <= MAXN || two != JBIGI_ENGINE_ADX, "n=%ld: the base 2 goes beyond the engine's sizes", (long)n);
-        wider += any != two;
-    }
-    /* On Intel without IFMA the base 2 takes 512 to 1984 bits too. */
-    if (jbigi_adx_cpu() && !jbigi_adx_amd() && jbigi_engine_for(16) == JBIGI_ENGINE_GMP)
-        CHECK(wider > 0 && jbigi_engine_for_base(16, 1) == JBIGI_ENGINE_ADX,
-              "the base 2 takes no more sizes than a random base on Intel");
-}
-
 int main(void)
 {
     test_seed("test_adx");
     check_switch();
-    check_table();
     if (!jbigi_adx_cpu()) {
         SKIP(1, "the engine checks: %s",
              getenv("JBIGI_ENGINE") && strcmp(getenv("JBIGI_ENGINE"), "gmp") == 0
