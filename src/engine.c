@@ -141,8 +141,8 @@ static int adx_takes(mp_size_t n)
  * and 0.98 at 768, 0.87 and 0.89 at 1024, 0.82 and 0.81 at 2048, 0.81 and
  * 0.79 at 4096; at 384 bits 1.01 and 1.10.  Against the MULX/ADX
  * engine's base-2 path in the same process, the ADX time over this one:
- * 1.00 to 1.15 in variable time, 0.87 to 1.06 in constant time from 512
- * to 4096 bits (GMP's mpn_addmul_1 rows run on MULX and ADX there too), so
+ * 0.93 at 512 bits and 1.00 to 1.15 from 768 to 4096 in variable time,
+ * 0.87 to 1.06 in constant time (GMP's mpn_addmul_1 rows run on MULX and ADX there too), so
  * the engine table stays as it is for the base 2.  Not measured on other
  * CPUs: the path uses only what mpz_powm does there (GMP's products, and
  * rows of mpn_addmul_1 where GMP has no assembly reduction), minus the
