@@ -117,6 +117,30 @@ static void check_random(mp_size_t n, long cases, long long_cases, long ct_cases
     }
 }
 
+/* Every digit of d below 2^52, the digits above N zero. */
+static int normalised(const jbigi_ifma_ctx *ctx, const uint64_t *d)
+{
+    int ok = 1;
+    for (int i = 0; i < ctx->words; i++)
+        ok &= (d[i] >> 52) == 0 && (i < ctx->digits || d[i] == 0);
+    return ok;
+}
+
+/* Whether d, in the Montgomery domain, stands for want (< m). */
+static int stands_for(const jbigi_ifma_ctx *ctx, const uint64_t *d, const mpz_t want)
+{
+    mp_limb_t x[MAXN];
+    jbigi_ifma_from_mont(ctx, x, d);
+    return limbs_equal_mpz(x, ctx->n, want);
+}
+
+/* r = a b mod m (r may be a or b). */
+static void product_mod(mpz_t r, const mpz_t a, const mpz_t b, const mpz_t m)
+{
+    mpz_mul(r, a, b);
+    mpz_mod(r, r, m);
+}
+
 /* The Montgomery layer on its own: conversions round-trip, and mul/sqr
  * followed by from_mont give a b mod m and a^2 mod m. */
 static void check_layer(mp_size_t n, long cases)
@@ -150,50 +174,34 @@ static void check_layer(mp_size_t n, long cases)
         mpz_init(want);
         jbigi_ifma_to_mont(&ctx, da, a);
         jbigi_ifma_to_mont(&ctx, db, b);
-        jbigi_ifma_from_mont(&ctx, x, da);
-        CHECK(limbs_equal_mpz(x, n, za), "to_mont/from_mont round trip n=%ld", (long)n);
+        CHECK(stands_for(&ctx, da, za), "to_mont/from_mont round trip n=%ld", (long)n);
         jbigi_ifma_mul(&ctx, dr, da, db);
-        jbigi_ifma_from_mont(&ctx, x, dr);
-        mpz_mul(want, za, zb);
-        mpz_mod(want, want, zm);
-        CHECK(limbs_equal_mpz(x, n, want), "mul n=%ld", (long)n);
+        product_mod(want, za, zb, zm);
+        CHECK(stands_for(&ctx, dr, want), "mul n=%ld", (long)n);
         jbigi_ifma_sqr(&ctx, dr, da);
-        jbigi_ifma_from_mont(&ctx, x, dr);
-        mpz_mul(want, za, za);
-        mpz_mod(want, want, zm);
-        CHECK(limbs_equal_mpz(x, n, want), "sqr n=%ld", (long)n);
+        product_mod(want, za, za, zm);
+        CHECK(stands_for(&ctx, dr, want), "sqr n=%ld", (long)n);
+        CHECK(normalised(&ctx, dr), "sqr result not normalised n=%ld", (long)n);
         /* In-place: r aliases a. */
         jbigi_ifma_mul(&ctx, da, da, db);
-        jbigi_ifma_from_mont(&ctx, x, da);
-        mpz_mul(want, za, zb);
-        mpz_mod(want, want, zm);
-        CHECK(limbs_equal_mpz(x, n, want), "mul in place n=%ld", (long)n);
-        /* Every digit normalised, digits above N zero. */
-        int ok = 1;
-        for (int i = 0; i < ctx.words; i++)
-            ok &= (dr[i] >> 52) == 0 && (i < ctx.digits || dr[i] == 0);
-        CHECK(ok, "sqr result not normalised n=%ld", (long)n);
-        /* double_if: nothing for bit 0; for bit 1 a value below 4 m, which
-         * from_mont and sqr take (dr: a^2 a product left, in [0, 2 m)). */
+        product_mod(want, za, zb, zm);
+        CHECK(stands_for(&ctx, da, want), "mul in place n=%ld", (long)n);
+        /* double_if: nothing for bit 0; for bit 1 a value below 4 m (dr:
+         * b^2, a product's result in [0, 2 m)), which from_mont and sqr
+         * take. */
         jbigi_ifma_sqr(&ctx, dr, db);
         memcpy(da, dr, (size_t)ctx.words * sizeof(uint64_t));
         jbigi_ifma_double_if(&ctx, dr, 0);
         CHECK(memcmp(da, dr, (size_t)ctx.words * sizeof(uint64_t)) == 0, "double_if bit 0 n=%ld", (long)n);
         jbigi_ifma_double_if(&ctx, dr, 1);
-        ok = 1;
-        for (int i = 0; i < ctx.words; i++)
-            ok &= (dr[i] >> 52) == 0 && (i < ctx.digits || dr[i] == 0);
-        CHECK(ok, "double_if result not normalised n=%ld", (long)n);
-        jbigi_ifma_from_mont(&ctx, x, dr);
-        mpz_mul(want, zb, zb);
+        CHECK(normalised(&ctx, dr), "double_if result not normalised n=%ld", (long)n);
+        product_mod(want, zb, zb, zm);
         mpz_mul_2exp(want, want, 1);
         mpz_mod(want, want, zm);
-        CHECK(limbs_equal_mpz(x, n, want), "double_if then from_mont n=%ld", (long)n);
+        CHECK(stands_for(&ctx, dr, want), "double_if then from_mont n=%ld", (long)n);
         jbigi_ifma_sqr(&ctx, dr, dr);
-        jbigi_ifma_from_mont(&ctx, x, dr);
-        mpz_mul(want, want, want);
-        mpz_mod(want, want, zm);
-        CHECK(limbs_equal_mpz(x, n, want), "double_if then sqr n=%ld", (long)n);
+        product_mod(want, want, want, zm);
+        CHECK(stands_for(&ctx, dr, want), "double_if then sqr n=%ld", (long)n);
         mpz_clear(want);
         jbigi_ifma_free(d, &ctx, 3);
         jbigi_ifma_ctx_clear(&ctx);
