@@ -11,10 +11,10 @@ import java.nio.ByteOrder;
  *
  * <p>A table of powers of the base is prepared once (a Lim-Lee comb in
  * Montgomery form, computed by jbigi); each exponentiation then needs about
- * one squaring per 16 exponent bits instead of one per bit.  For a 2048-bit
- * modulus the table of {@link #modPow} takes 128 KiB (160 KiB with the IFMA
+ * one squaring per 32 exponent bits instead of one per bit.  For a 2048-bit
+ * modulus the table of {@link #modPow} takes 256 KiB (160 KiB with the IFMA
  * engine) and is built by {@link NativeBigInteger#fixedBase}; the one of
- * {@link #modPowCT} takes 32 KiB (40 KiB) and is built on its first use.
+ * {@link #modPowCT} takes 96 KiB (60 KiB) and is built on its first use.
  * Both cover exponents up to the modulus' bit length.
  *
  * <p><b>The tables belong to the caller.</b>  They live outside the Java heap,
@@ -41,8 +41,8 @@ import java.nio.ByteOrder;
  * included.  Get one from {@link NativeBigInteger#fixedBase(BigInteger, BigInteger)}.
  */
 public final class FixedBase implements Closeable {
-    /* Comb shapes (rows x blocks), measured fastest for their table size: see
-     * variableTimeRows and the methods after it. */
+    /* Comb shapes (rows x blocks), measured on the engines that multiply
+     * their tables: see variableTimeRows and the methods after it. */
 
     /** Larger moduli get no table: it would pass 1 MiB (plain modPow serves them). */
     static final int MAX_TABLE_MODULUS_BITS = 16384;
@@ -337,31 +337,50 @@ public final class FixedBase implements Closeable {
     }
 
     /**
-     * More rows: fewer operations per exponentiation, a table twice the size.
-     * With the IFMA engine, 7 x 4 takes the table size of GMP's 8 x 2 (its
-     * numbers are wider) and 0.96 of its time.
+     * More rows: fewer operations per exponentiation, a table twice the size;
+     * more blocks: fewer squarings, a table larger by a block.  With the IFMA
+     * engine, 7 x 4 takes the table size of GMP's 8 x 2 (its numbers are
+     * wider) and 0.96 of its time.  In GMP's format, from 1024 to 4096 bits,
+     * 8 x 4: half the squarings of 8 x 2 for twice the table (256 KiB at 2048
+     * bits), 0.86 to 0.92 of its time on the MULX/ADX engine and on GMP's
+     * functions; above 4096 bits 8 x 2, which keeps a 16384-bit table at 1 MiB.
      */
     static int variableTimeRows(int bits) {
         return ifmaTables(bits) ? 7 : bits >= 1024 ? 8 : bits >= 512 ? 7 : bits >= 256 ? 6 : 4;
     }
 
     static int variableTimeBlocks(int bits) {
-        return ifmaTables(bits) ? 4 : 2;
+        return ifmaTables(bits) ? 4 : bits >= 1024 && largerTables(bits) ? 4 : 2;
     }
 
     /**
-     * The constant-time path reads a whole block per digit, so it wants
-     * smaller blocks, and more of them: from 1024 bits 5 x 4, for every
-     * engine (the table size of 6 x 2, with half the entries read
-     * per digit; in GMP's format 0.85 to 0.98 of 6 x 2's time from 1024 to
-     * 4096 bits, on the MULX/ADX engine and on GMP's functions alike).
+     * The constant-time path reads a whole block per digit: each row more
+     * doubles that read and saves multiplications, each block more saves
+     * squarings.  In GMP's format, where a product costs more than a read
+     * (the MULX/ADX engine, GMP's functions), 6 x 6 from 2048 to 4096 bits:
+     * 0.82 to 0.91 of 5 x 4's time on the MULX/ADX engine and 0.88 to 0.965
+     * on GMP's functions (96 KiB at 2048 bits); 5 x 5 from 1024 bits, where
+     * 6 x 6 gave GMP's functions 1.06 (0.96 to 0.98).  The IFMA engine
+     * multiplies faster than it reads: 5 x 6 there, 0.945 to 0.965 of 5 x 4's
+     * time, larger blocks slower (doc/engines.md).
      */
     static int constantTimeRows(int bits) {
+        if (bits >= 2048 && largerTables(bits) && !ifmaTables(bits))
+            return 6;
         return bits >= 256 ? 5 : 4;
     }
 
     static int constantTimeBlocks(int bits) {
-        return bits >= 1024 ? 4 : 2;
+        if (bits < 1024)
+            return 2;
+        if (!largerTables(bits))
+            return 4;
+        return ifmaTables(bits) || bits >= 2048 ? 6 : 5;
+    }
+
+    /** Up to 4096 bits, where the larger shapes above were measured; above, the smaller tables. */
+    private static boolean largerTables(int bits) {
+        return bits <= 4096;
     }
 
     /**
