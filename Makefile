@@ -176,6 +176,13 @@ $(OBJ)/cpu_check.o: src/cpu_check.c src/cpu_check.h $(OBJ)/variant.h build/obj-f
 # JVM), so it is ARM code for ARMv6 with VFP, not the compiler's Thumb-2 default.
 cpu_check_arch_flags = $(if $(filter armhf,$(1)),-marm -march=armv6+fp)
 
+# ---- the CPU probe: this CPU as the library's own check sees it ----
+# build.sh chooses the host's variant with it and the tests ask it what the
+# CPU has (src/cpu_probe.c); built for the baseline, like the check.
+build/cpu-probe: src/cpu_probe.c src/cpu_check.c src/cpu_check.h
+	@mkdir -p build
+	$(CC) $(BASELINE_CFLAGS) -o $@ src/cpu_probe.c src/cpu_check.c
+
 # ---- jcpuid: I2P's CPU identification natives (x86-64 only) ----
 JCPUID_CC := $(call arch_cc,x86_64)
 $(JCPUID_LIB): src/jcpuid.c build/obj-flags.stamp
@@ -261,10 +268,10 @@ dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-
 	@echo "build/jbigi.jar carries: $(DIST_VARIANTS)$(if $(DIST_JCPUID), and jcpuid); build/i2p/jbigi.jar the same without classes"
 
 # ---- running ----
-speedtest: lib/libjbigi.so build/jbigi.jar
+speedtest: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 	$(JAVA) -Djava.library.path=lib -cp build/jbigi.jar net.i2p.util.NativeBigInteger
 
-test: lib/libjbigi.so build/jbigi.jar
+test: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
 	  CFLAGS="$(CFLAGS) $(REQUIRED_CFLAGS) -Wall -Wextra -Werror $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)" \
 	  sh test/run-tests.sh
@@ -281,7 +288,7 @@ bench: lib/libjbigi.so build/classes.stamp
 	  sh test/bench/run-bench.sh $(BENCH_ARGS)
 
 # The JUnit suite also runs against a sanitized libjbigi.so built from C_SOURCES.
-check-native: $(GMP_DEPS) build/classes.stamp build/jbigi.jar
+check-native: $(GMP_DEPS) build/classes.stamp build/jbigi.jar build/cpu-probe
 	CLANG=clang GMP_CFLAGS="$(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" JAVA_HOME="$(JAVA_HOME)" \
 	  JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" C_SOURCES="$(C_SOURCES)" \
 	  sh test/check-native.sh

@@ -105,9 +105,22 @@ variant_field() {
 }
 
 # The first row this machine can run, as the Java loader chooses: its
-# architecture, every feature in /proc/cpuinfo; rows for its vendor first,
-# then the other vendor's, then those for any CPU.
+# architecture's rows for its vendor first, then the other vendor's, then
+# those for any CPU, the first whose features CPUID reports.  The library's
+# own CPU check answers (src/cpu_probe.c over src/cpu_check.c), so the build,
+# the loader and JNI_OnLoad read the CPU the same way; /proc/cpuinfo only
+# when the probe cannot be built or run here.
 host_variant() {
+    local probe=$BUILD_DIR/cpu-probe
+    if make -s -C "$PROJECT_DIR" build/cpu-probe >/dev/null 2>&1 && "$probe" --variant "$VARIANTS" 2>/dev/null; then
+        return 0
+    fi
+    say "the CPU probe (src/cpu_probe.c) did not run here: choosing from /proc/cpuinfo" >&2
+    host_variant_from_cpuinfo
+}
+
+# The fallback: the same choice from /proc/cpuinfo's vendor and flags.
+host_variant_from_cpuinfo() {
     local arch vendor flags group
     arch=$(host_arch)
     vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)

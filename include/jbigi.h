@@ -177,6 +177,14 @@ JNIEXPORT jstring JNICALL Java_net_i2p_util_Engine_nativeName
 JNIEXPORT jstring JNICALL Java_net_i2p_util_Engine_nativeNote
   (JNIEnv *, jclass);
 
+/*
+ * Class:     net_i2p_util_Engine
+ * Method:    nativeVariant
+ * Signature: ()Ljava/lang/String;
+ */
+JNIEXPORT jstring JNICALL Java_net_i2p_util_Engine_nativeVariant
+  (JNIEnv *, jclass);
+
 #ifdef __cplusplus
 }
 #endif

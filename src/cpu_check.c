@@ -26,22 +26,26 @@
 
 enum reg { EBX, ECX, EDX };
 
+/* What the OS must save for a feature's registers (XGETBV's XCR0). */
+enum state { NO_STATE, YMM_STATE, ZMM_STATE };
+
 struct feature {
     const char *name;     /* as in /proc/cpuinfo */
     unsigned leaf;        /* CPUID leaf (subleaf 0) */
     enum reg reg;
     unsigned bit;
-    int needs_ymm;        /* also needs the OS to save YMM state (XGETBV) */
+    enum state state;     /* register state the OS must also save */
 };
 
 static const struct feature features[] = {
-    {"sse2", 1, EDX, 26, 0},     {"pni", 1, ECX, 0, 0},       {"ssse3", 1, ECX, 9, 0},
-    {"fma", 1, ECX, 12, 1},      {"cx16", 1, ECX, 13, 0},     {"sse4_1", 1, ECX, 19, 0},
-    {"sse4_2", 1, ECX, 20, 0},   {"movbe", 1, ECX, 22, 0},    {"popcnt", 1, ECX, 23, 0},
-    {"xsave", 1, ECX, 26, 0},    {"avx", 1, ECX, 28, 1},      {"f16c", 1, ECX, 29, 1},
-    {"bmi1", 7, EBX, 3, 0},      {"avx2", 7, EBX, 5, 1},      {"bmi2", 7, EBX, 8, 0},
-    {"adx", 7, EBX, 19, 0},      {"lahf_lm", 0x80000001u, ECX, 0, 0},
-    {"abm", 0x80000001u, ECX, 5, 0}, {"sse4a", 0x80000001u, ECX, 6, 0},
+    {"sse2", 1, EDX, 26, NO_STATE},     {"pni", 1, ECX, 0, NO_STATE},       {"ssse3", 1, ECX, 9, NO_STATE},
+    {"fma", 1, ECX, 12, YMM_STATE},     {"cx16", 1, ECX, 13, NO_STATE},     {"sse4_1", 1, ECX, 19, NO_STATE},
+    {"sse4_2", 1, ECX, 20, NO_STATE},   {"movbe", 1, ECX, 22, NO_STATE},    {"popcnt", 1, ECX, 23, NO_STATE},
+    {"xsave", 1, ECX, 26, NO_STATE},    {"avx", 1, ECX, 28, YMM_STATE},     {"f16c", 1, ECX, 29, YMM_STATE},
+    {"bmi1", 7, EBX, 3, NO_STATE},      {"avx2", 7, EBX, 5, YMM_STATE},     {"bmi2", 7, EBX, 8, NO_STATE},
+    {"avx512f", 7, EBX, 16, ZMM_STATE}, {"adx", 7, EBX, 19, NO_STATE},      {"avx512ifma", 7, EBX, 21, ZMM_STATE},
+    {"avx512vl", 7, EBX, 31, ZMM_STATE}, {"lahf_lm", 0x80000001u, ECX, 0, NO_STATE},
+    {"abm", 0x80000001u, ECX, 5, NO_STATE}, {"sse4a", 0x80000001u, ECX, 6, NO_STATE},
 };
 
 static int cpuid_reg(unsigned leaf, enum reg reg, unsigned *value)
@@ -55,15 +59,20 @@ static int cpuid_reg(unsigned leaf, enum reg reg, unsigned *value)
     return 1;
 }
 
-/* The OS saves and restores XMM and YMM state (OSXSAVE, then XCR0 bits 1-2). */
-static int os_saves_ymm(void)
+/* The OS saves and restores the register state: OSXSAVE, then XCR0's bits
+ * 1-2 (XMM, YMM) and, for AVX-512, 5-7 (opmask, the upper halves of
+ * ZMM0-15, ZMM16-31). */
+static int os_saves(enum state state)
 {
     unsigned ecx, lo, hi;
+    if (state == NO_STATE)
+        return 1;
     if (!cpuid_reg(1, ECX, &ecx) || !(ecx & (1u << 27)))
         return 0;
     __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0)); /* xgetbv */
     (void)hi;
-    return (lo & 6u) == 6u;
+    const unsigned needed = state == ZMM_STATE ? 0xe6u : 0x6u;
+    return (lo & needed) == needed;
 }
 
 int jbigi_cpu_has(const char *name)
@@ -75,21 +84,31 @@ int jbigi_cpu_has(const char *name)
             continue;
         if (!cpuid_reg(f->leaf, f->reg, &value) || !(value & (1u << f->bit)))
             return 0;
-        return f->needs_ymm ? os_saves_ymm() : 1;
+        return os_saves(f->state);
     }
     return -1;
 }
 
-int jbigi_cpu_is_amd(void)
+const char *jbigi_cpu_feature_name(size_t i)
+{
+    return i < sizeof features / sizeof features[0] ? features[i].name : NULL;
+}
+
+const char *jbigi_cpu_vendor(void)
 {
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d))
-        return 0;
+        return "other";
     /* The vendor string is EBX, EDX, ECX. */
-    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;   /* AuthenticAMD */
-    const int hygon = b == 0x6f677948u && d == 0x6e65476eu && c == 0x656e6975u; /* HygonGenuine */
-    return amd || hygon;
+    if (b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu) /* GenuineIntel */
+        return "intel";
+    if (b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u) /* AuthenticAMD */
+        return "amd";
+    if (b == 0x6f677948u && d == 0x6e65476eu && c == 0x656e6975u) /* HygonGenuine: AMD's Zen 1, licensed */
+        return "amd";
+    return "other";
 }
+
 
 #elif defined(__arm__)
 #include <sys/auxv.h>
@@ -111,6 +130,11 @@ int jbigi_cpu_has(const char *name)
     return platform[1] >= '7' || (platform[2] >= '0' && platform[2] <= '9'); /* v7, v8, ... v10 */
 }
 
+const char *jbigi_cpu_feature_name(size_t i)
+{
+    return i == 0 ? "armv7" : NULL;
+}
+
 #else /* aarch64 and others: the baseline of the architecture is all we use */
 
 int jbigi_cpu_has(const char *name)
@@ -122,11 +146,24 @@ int jbigi_cpu_has(const char *name)
 #endif
 
 #if !defined(__x86_64__) && !defined(__i386__)
-int jbigi_cpu_is_amd(void)
+const char *jbigi_cpu_vendor(void)
 {
-    return 0;
+    return "other";
 }
 #endif
+
+#if !defined(__x86_64__) && !defined(__i386__) && !defined(__arm__)
+const char *jbigi_cpu_feature_name(size_t i)
+{
+    (void)i;
+    return NULL;
+}
+#endif
+
+int jbigi_cpu_is_amd(void)
+{
+    return strcmp(jbigi_cpu_vendor(), "amd") == 0;
+}
 
 int jbigi_cpu_check_list(const char *features_list, char *message, size_t size)
 {

@@ -360,3 +360,10 @@ Java_net_i2p_util_Engine_nativeNote(JNIEnv *env, jclass cls)
     (void)cls;
     return (*env)->NewStringUTF(env, jbigi_engine_note());
 }
+
+JNIEXPORT jstring JNICALL
+Java_net_i2p_util_Engine_nativeVariant(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    return (*env)->NewStringUTF(env, jbigi_cpu_variant());
+}

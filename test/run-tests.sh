@@ -61,6 +61,12 @@ rc=$?
 cat "$out/emulated.log"
 tally "$out/emulated.log" emulated-cpus "$rc"
 
+# ---- flags CPUID reports hidden from /proc/cpuinfo: the build, the loader and the tests still follow CPUID ----
+JAVA="$JAVA" JAVAC="$JAVAC" CC="$CC" sh test/cpu/hidden-cpuinfo.sh >"$out/hidden-cpuinfo.log" 2>&1
+rc=$?
+cat "$out/hidden-cpuinfo.log"
+tally "$out/hidden-cpuinfo.log" hidden-cpuinfo "$rc"
+
 # ---- jcpuid as I2P's loader uses it, and the jar that replaces I2P's ----
 JAVA="$JAVA" JAVAC="$JAVAC" sh test/jcpuid/run.sh >"$out/jcpuid.log" 2>&1
 rc=$?

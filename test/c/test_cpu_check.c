@@ -1,11 +1,13 @@
 /*
  * test_cpu_check.c - the CPU check behind JNI_OnLoad, on this CPU.
  *
- * Every feature named in src/variants.tsv must be one the check knows; on
- * x86-64 its CPUID answer must match /proc/cpuinfo here (outside a VM or an
- * emulator that lies, they agree); a list with a missing or unknown feature
- * is refused and named; the vendor query agrees with /proc/cpuinfo's
- * vendor_id.  Run from the project directory.
+ * Every feature named in src/variants.tsv must be one the check knows; a
+ * list with a missing or unknown feature is refused and named; the vendor
+ * query names CPUID's vendor string; the features a variant's engines need
+ * imply the ones below them.  Where /proc/cpuinfo disagrees with CPUID
+ * (a hypervisor may leave out flags CPUID reports, valgrind and emulators
+ * report their own CPUID), the disagreement is printed, never a failure:
+ * CPUID is the rule.  Run from the project directory.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,18 +42,33 @@ static void read_cpuinfo_flags(void)
 }
 
 #if defined(__x86_64__)
+#include <cpuid.h>
+
 static int in_cpuinfo(const char *name)
 {
     char key[64];
     snprintf(key, sizeof key, " %s ", name);
     return strstr(cpuinfo_flags, key) != NULL;
 }
+
+/* CPUID's vendor string, read here without the check's code. */
+static void cpuid_vendor(char vendor[13])
+{
+    unsigned a, b, c, d;
+    vendor[0] = '\0';
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return;
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
+    vendor[12] = '\0';
+}
 #endif
 
 int main(void)
 {
     char message[512], line[1024];
-    int names = 0, hidden = 0;
+    int names = 0, disagreements = 0;
     read_cpuinfo_flags();
     FILE *table = fopen("src/variants.tsv", "r");
     CHECK(table != NULL, "cannot open src/variants.tsv (run from the project directory)");
@@ -73,13 +90,10 @@ int main(void)
                 continue; /* another architecture's row */
             int has = jbigi_cpu_has(field[i]);
             CHECK(has >= 0, "%s (row %s) is not a feature the CPU check knows", field[i], field[0]);
-            if (cpuinfo_flags[0] != '\0' && has != in_cpuinfo(field[i])) {
-                /* CPUID may hide what the hardware has (valgrind hides ADX, a VM may
-                 * hide AVX): that is what the check is for.  Claiming what
-                 * /proc/cpuinfo does not list would be a wrong bit. */
-                CHECK(has == 0, "%s: CPUID says yes, /proc/cpuinfo no: wrong CPUID bit?", field[i]);
-                printf("# %s: CPUID hides it, /proc/cpuinfo lists it (an emulator or VM?)\n", field[i]);
-                hidden++;
+            if (cpuinfo_flags[0] != '\0' && has >= 0 && has != in_cpuinfo(field[i])) {
+                printf("# %s: CPUID says %s, /proc/cpuinfo %s (a VM, an emulator or valgrind): CPUID rules\n",
+                       field[i], has ? "yes" : "no", has ? "no" : "yes");
+                disagreements++;
             }
 #endif
         }
@@ -87,7 +101,8 @@ int main(void)
     if (table != NULL)
         fclose(table);
     CHECK(names > 0, "no features read from src/variants.tsv");
-    CHECK(hidden * 4 < names, "CPUID hides %d of %d features /proc/cpuinfo lists: is the check broken?", hidden, names);
+    if (disagreements > 0)
+        printf("# /proc/cpuinfo disagrees with CPUID on %d of the table's feature names\n", disagreements);
 
     CHECK(jbigi_cpu_check_list("", message, sizeof message) == 0, "empty list refused: %s", message);
     CHECK(jbigi_cpu_check_list("-", message, sizeof message) == 0, "\"-\" refused: %s", message);
@@ -96,11 +111,30 @@ int main(void)
 #if defined(__x86_64__)
     CHECK(jbigi_cpu_check_list("sse2", message, sizeof message) == 0, "every x86-64 has SSE2: %s", message);
     CHECK(jbigi_cpu_check_list("sse2 no_such_feature", message, sizeof message) != 0, "list with unknown accepted");
-    if (cpuinfo_vendor[0] != '\0') {
-        const int amd = strcmp(cpuinfo_vendor, "AuthenticAMD") == 0 || strcmp(cpuinfo_vendor, "HygonGenuine") == 0;
-        CHECK(jbigi_cpu_is_amd() == amd, "vendor %s, but jbigi_cpu_is_amd() says %d", cpuinfo_vendor, jbigi_cpu_is_amd());
-        printf("# vendor: %s\n", cpuinfo_vendor);
-    }
+    char vendor[13];
+    cpuid_vendor(vendor);
+    const char *want = strcmp(vendor, "GenuineIntel") == 0 ? "intel"
+                       : strcmp(vendor, "AuthenticAMD") == 0 || strcmp(vendor, "HygonGenuine") == 0 ? "amd"
+                                                                                                      : "other";
+    CHECK(strcmp(jbigi_cpu_vendor(), want) == 0, "CPUID vendor %s, but jbigi_cpu_vendor() says %s", vendor,
+          jbigi_cpu_vendor());
+    CHECK(jbigi_cpu_is_amd() == (strcmp(want, "amd") == 0), "vendor %s, but jbigi_cpu_is_amd() says %d", vendor,
+          jbigi_cpu_is_amd());
+    printf("# vendor: %s (CPUID), %s (/proc/cpuinfo)\n", vendor, cpuinfo_vendor[0] ? cpuinfo_vendor : "none");
+    /* What the engines and the rows need implies what lies below it: a wrong
+     * bit or register would break one of these. */
+    if (jbigi_cpu_has("avx512ifma") == 1)
+        CHECK(jbigi_cpu_has("avx512f") == 1 && jbigi_cpu_has("avx2") == 1, "avx512ifma without avx512f and avx2");
+    if (jbigi_cpu_has("avx2") == 1)
+        CHECK(jbigi_cpu_has("avx") == 1, "avx2 without avx");
+    if (jbigi_cpu_has("avx") == 1)
+        CHECK(jbigi_cpu_has("xsave") == 1 && jbigi_cpu_has("sse4_2") == 1, "avx without xsave and sse4_2");
+    if (jbigi_cpu_has("sse4_2") == 1)
+        CHECK(jbigi_cpu_has("sse4_1") == 1 && jbigi_cpu_has("ssse3") == 1, "sse4_2 without sse4_1 and ssse3");
+    /* Every name the check lists is one it answers for. */
+    for (size_t i = 0; jbigi_cpu_feature_name(i) != NULL; i++)
+        CHECK(jbigi_cpu_has(jbigi_cpu_feature_name(i)) >= 0, "listed but unknown: %s", jbigi_cpu_feature_name(i));
+    CHECK(jbigi_cpu_has("sse2") == 1 && jbigi_cpu_feature_name(0) != NULL, "no sse2 on x86-64");
 #elif defined(__arm__)
     /* The armhf row's one feature; qemu-arm and every armhf machine but an ARMv6 have it. */
     int v7 = jbigi_cpu_has("armv7");

@@ -7,12 +7,12 @@
 #  2. Under qemu-x86_64 -cpu MODEL (Core 2 to Skylake, K10 to Zen), a JVM
 #     with build/jbigi.jar on its class path, twice:
 #     a. as it is: /proc/cpuinfo is the host's under qemu-user, so the
-#        loader ranks by the host's flags and the libraries' own CPUID
+#        loader ranks by the host's vendor and the libraries' own CPUID
 #        checks must refuse what the emulated CPU lacks: the JVM must not
 #        crash and must load the first of the host's candidates the
 #        emulated CPU can run (or run in pure Java);
-#     b. told the emulated CPU's vendor and flags (-Djbigi.cpuinfo=FILE):
-#        it must load the variant meant for that CPU.
+#     b. told the emulated CPU's vendor (-Djbigi.cpuinfo=FILE): it must
+#        load the variant meant for that CPU.
 #     Both times it must compute what the host computes.  And
 #     lib/libjbigi.so, built for this machine, on an emulated CPU without
 #     its features: refused with a clear status, no crash.
@@ -69,8 +69,8 @@ table_features() {
 }
 
 # x86_64 candidates, best first, as the Java loader ranks them from a
-# cpuinfo file (default: this machine's): rows for its vendor, the other
-# vendor's, any CPU's, among those whose features it lists.
+# cpuinfo file's vendor (default: this machine's): rows for its vendor, the
+# other vendor's, any CPU's.  No flags: each library's CPUID check decides.
 candidates() {
     info=${1:-/proc/cpuinfo}
     vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' "$info")
@@ -79,17 +79,16 @@ candidates() {
         AuthenticAMD | HygonGenuine) vendor=amd ;;
         *) vendor=other ;;
     esac
-    awk -v vendor="$vendor" -v flags=" $(awk -F': *' '/^flags/ { print $2; exit }' "$info") " '
+    awk -v vendor="$vendor" '
         !/^#/ && NF >= 7 && $2 == "x86_64" {
-            for (i = 7; i <= NF; i++) if ($i != "-" && index(flags, " " $i " ") == 0) next
             group = $6 == vendor ? 0 : $6 == "any" ? 2 : 1
             print group, NR, $1
         }' src/variants.tsv | sort -k1,1n -k2,2n | awk '{ print $3 }'
 }
 
 # The variant a JVM on an emulated CPU with these CPUID features should load
-# from the jar, the loader ranking from cpuinfo file $2: the first candidate
-# the jar has and the CPU can run.
+# from the jar, the loader ranking by cpuinfo file $2's vendor: the first
+# candidate the jar has and the CPU can run.
 expected_variant() {
     emulated=" $1 "
     for cpu in $(candidates "${2:-}"); do

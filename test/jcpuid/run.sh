@@ -2,7 +2,8 @@
 # The jcpuid library, as I2P's loader uses it: a class with the name,
 # package and natives of I2P's freenet.support.CPUInformation.CPUID loads
 # libjcpuid-x86_64-linux.so from each jar's resources and checks CPUID's
-# answers against /proc/cpuinfo.  Then build/i2p/jbigi.jar, the jar that
+# answers against /proc/cpuinfo and the library's own CPU check
+# (build/cpu-probe).  Then build/i2p/jbigi.jar, the jar that
 # replaces I2P's lib/jbigi.jar, is checked to hold libraries and licence
 # texts only, no classes.  Needs JAVA and JAVAC; ends with
 # "N passed, N failed, N skipped".
@@ -30,12 +31,13 @@ else
             skip "$jar not built (build/i2p/jbigi.jar comes from make dist)"
             continue
         fi
-        "$JAVA" -Xcheck:jni -cp "$out/classes:$jar" freenet.support.CPUInformation.CPUID >"$out/run.log" 2>&1
+        "$JAVA" -Xcheck:jni -Djbigi.cpuFeatures="$(build/cpu-probe)" -cp "$out/classes:$jar" \
+            freenet.support.CPUInformation.CPUID >"$out/run.log" 2>&1
         rc=$?
         sed 's/^/    /' "$out/run.log"
         line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/run.log" | tail -n 1)
         if [ "$rc" -eq 0 ] && [ -n "$line" ] && ! grep -q '^WARNING' "$out/run.log"; then
-            ok "$jar: jcpuid loads and agrees with /proc/cpuinfo ($line, -Xcheck:jni clean)"
+            ok "$jar: jcpuid loads and agrees with the CPU check ($line, -Xcheck:jni clean)"
         else
             not_ok "$jar: jcpuid (exit $rc)"
         fi

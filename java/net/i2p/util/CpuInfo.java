@@ -8,7 +8,6 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -20,10 +19,15 @@ import java.util.Set;
  * variants of the library (rows of {@code variants.tsv}, the table the build
  * made them from, carried beside this class) it can run, best first.
  *
- * <p>The CPU's features are read from /proc/cpuinfo, which a VM or an
- * emulator can contradict: this is the ranking, not the safety check.  Each
- * library checks CPUID itself when it is loaded and refuses a CPU without
- * what it was built for, and the loader then tries the next variant.
+ * <p>On x86-64 the loader reads no feature flags: it ranks the rows by
+ * vendor and the table's order, and each library's JNI_OnLoad, asking CPUID
+ * (src/cpu_check.c, the one rule build.sh and the tests also use), refuses a
+ * CPU without what it was built for; the loader then tries the next row.
+ * /proc/cpuinfo, which a hypervisor can contradict (flags CPUID reports
+ * left out of it), gives only the vendor, for the order, and the model name.
+ * On 32-bit ARM, which has no CPUID, the kernel's "CPU architecture" line
+ * keeps an ARMv6 from being offered the ARMv7 row (whose check, reading
+ * AT_PLATFORM, would refuse it too).
  */
 final class CpuInfo {
     /** The table's resource name, relative to this class. */
@@ -51,10 +55,22 @@ final class CpuInfo {
 
     private final String model;
     private final List<String> types;
+    /** The row of the library in use, once one is loaded; else null. */
+    private final String loadedType;
 
-    private CpuInfo(String model, List<String> types) {
+    private CpuInfo(String model, List<String> types, String loadedType) {
         this.model = model;
         this.types = Collections.unmodifiableList(types);
+        this.loadedType = loadedType;
+    }
+
+    private CpuInfo(String model, List<String> types) {
+        this(model, types, null);
+    }
+
+    /** This CPU, with the row of the library that loaded (its own check passed). */
+    CpuInfo withLoadedType(String type) {
+        return type == null ? this : new CpuInfo(model, types, type);
     }
 
     /** The model name, or "unrecognized". */
@@ -62,12 +78,20 @@ final class CpuInfo {
         return model;
     }
 
-    /** The best CPU type for a library, or "unrecognized". */
+    /**
+     * The row of the library in use (its own CPUID check accepted this CPU),
+     * else the first row the loader would try, or "unrecognized".
+     */
     String type() {
+        if (loadedType != null)
+            return loadedType;
         return types.isEmpty() ? "unrecognized" : types.get(0);
     }
 
-    /** CPU types (the table's cpu names) whose libraries this CPU can run, best first. */
+    /**
+     * CPU types (the table's cpu names) the loader tries, best first; on
+     * x86-64 each library's own CPUID check then accepts or refuses.
+     */
     List<String> compatibleTypes() {
         return types;
     }
@@ -113,7 +137,7 @@ final class CpuInfo {
         String vendorId = "";
         String model = "unrecognized";
         Set<String> flags = new HashSet<String>();
-        // -Djbigi.cpuinfo=FILE: read FILE instead (the emulated-CPU tests describe the CPU qemu emulates).
+        // -Djbigi.cpuinfo=FILE: read FILE instead (the tests describe another CPU's vendor).
         String source = JbigiProperties.get("jbigi.cpuinfo", "/proc/cpuinfo");
         try (BufferedReader in = new BufferedReader(new InputStreamReader(
                 new FileInputStream(source), StandardCharsets.ISO_8859_1))) {
@@ -129,30 +153,31 @@ final class CpuInfo {
                     vendorId = value;
                 else if (key.equals("model name"))
                     model = value;
-                else if (key.equals("flags") || key.equals("Features"))
-                    flags.addAll(Arrays.asList(value.split("\\s+")));
                 else if (key.equals("CPU architecture") && armArchitecture(value) >= 7)
                     flags.add("armv7"); // the table's name for ARMv7 and later (32-bit ARM)
             }
         } catch (IOException | RuntimeException e) {
             // Not Linux, no procfs, or not allowed: only baseline variants.
         }
-        return new CpuInfo(model, candidates(table(), arch(), vendor(vendorId), flags));
+        // x86-64: no flags; the libraries' CPUID checks decide (see above).
+        String arch = arch();
+        return new CpuInfo(model, candidates(table(), arch, vendor(vendorId), arch.equals("x86_64") ? null : flags));
     }
 
     /**
-     * The rows a CPU of this architecture, vendor and feature flags can run
-     * (every feature among the flags), best first: the rows meant for its
-     * vendor, then those meant for the other vendor (correct there, only
-     * tuned for another design, and still faster than the baseline), then
-     * the rows for any CPU; each group in the table's order.
+     * The rows to try on a CPU of this architecture and vendor, best first:
+     * the rows meant for its vendor, then those meant for the other vendor
+     * (correct there, only tuned for another design, and still faster than
+     * the baseline), then the rows for any CPU; each group in the table's
+     * order.  With flags, only rows whose every feature is among them; with
+     * null, every row of the architecture (their libraries' checks decide).
      */
     static List<String> candidates(List<Variant> table, String arch, String vendor, Set<String> flags) {
         List<String> names = new ArrayList<String>();
         for (int group = 0; group < 3; group++) {
             for (Variant v : table) {
                 int g = v.vendor.equals(vendor) ? 0 : v.vendor.equals("any") ? 2 : 1;
-                if (g == group && v.arch.equals(arch) && flags.containsAll(v.features))
+                if (g == group && v.arch.equals(arch) && (flags == null || flags.containsAll(v.features)))
                     names.add(v.cpu);
             }
         }

@@ -36,6 +36,21 @@ final class Engine {
      */
     static native String nativeNote();
 
+    /**
+     * The row of src/variants.tsv the loaded library was built for ("zen2",
+     * "none", ...): its JNI_OnLoad found this CPU able to run it.
+     */
+    static native String nativeVariant();
+
+    /** nativeVariant(), or null for a library without it (I2P's). */
+    static String variant() {
+        try {
+            return nativeVariant();
+        } catch (UnsatisfiedLinkError e) {
+            return null;
+        }
+    }
+
     /** The CPU features behind an engine's choice, as " (...)"; "" for GMP. */
     static String features(String engine) {
         if ("avx512-ifma".equals(engine))

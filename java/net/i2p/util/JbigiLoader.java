@@ -186,8 +186,7 @@ final class JbigiLoader {
             return "refused by its CPU check: " + message;
         // JNI_OnLoad returned JNI_ERR without saying why (an older build of the check).
         if (message.contains("unsupported JNI version"))
-            return "refused by its CPU check: this CPU lacks instructions the library was built for"
-                    + " (CPUID disagrees with /proc/cpuinfo, as in a VM or an emulator)";
+            return "refused by its CPU check: this CPU lacks instructions the library was built for";
         return "not a usable library here: " + message;
     }
 
@@ -219,11 +218,12 @@ final class JbigiLoader {
                     + " is version " + version
                     + ", this class needs " + OLDEST_USABLE_VERSION + " or later" + notUsedBeside(resourceName, cpu)
                     + ")", cpu);
-        // A better library refused (a VM's CPU without what /proc/cpuinfo claims, say): say which.
+        // A library ranked higher refused by its CPU check (this CPU lacks what it was built for), or unusable: say which.
         if (!problems.isEmpty())
             status += " (not the first choice: " + String.join("; ", problems) + ")";
         debug(status);
-        return new Result(true, status, resourceName, version, gmp, cpu, FixedBase.nativesWork(), Engine.select());
+        return new Result(true, status, resourceName, version, gmp, cpu.withLoadedType(Engine.variant()),
+                FixedBase.nativesWork(), Engine.select());
     }
 
     /** For a too-old library from java.library.path: the bundled one that cannot be loaded beside it. */

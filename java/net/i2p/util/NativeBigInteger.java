@@ -562,7 +562,11 @@ public class NativeBigInteger extends BigInteger {
         return LIBRARY.engine;
     }
 
-    /** The CPU type used to pick a bundled library (e.g. "zen2"), or "unrecognized". */
+    /**
+     * The row of the variant table the loaded library was built for (e.g.
+     * "zen2"; its CPUID check accepted this CPU); without a library, the
+     * first row the loader would try here, or "unrecognized".
+     */
     public static String cpuType() {
         return LIBRARY.cpu.type();
     }

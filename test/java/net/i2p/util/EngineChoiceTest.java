@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -46,15 +44,9 @@ class EngineChoiceTest {
         return p;
     }
 
-    /** The CPU flags /proc/cpuinfo shows (empty where there is none). */
-    private static List<String> cpuFlags() throws Exception {
-        if (!Files.isReadable(Paths.get("/proc/cpuinfo")))
-            return Collections.emptyList();
-        for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"), StandardCharsets.UTF_8)) {
-            if (line.startsWith("flags"))
-                return Arrays.asList(line.substring(line.indexOf(':') + 1).trim().split("\\s+"));
-        }
-        return Collections.emptyList();
+    /** The CPU's features as the library's own check reads them (CPUID, build/cpu-probe). */
+    private static Set<String> cpuFlags() throws Exception {
+        return HostCpu.features();
     }
 
     private static final String REFUSED = "the engine asked for is not known or this CPU cannot run it";

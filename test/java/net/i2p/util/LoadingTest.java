@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -126,6 +127,17 @@ class LoadingTest {
             assertTrue(name.matches("libjbigi-linux-[a-z0-9]+_64\\.so"), name);
     }
 
+    /** /proc/cpuinfo's vendor_id, or "" where there is none. */
+    private static String vendorId() throws IOException {
+        if (!Files.isReadable(Paths.get("/proc/cpuinfo")))
+            return "";
+        for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"), StandardCharsets.ISO_8859_1)) {
+            if (line.startsWith("vendor_id"))
+                return line.substring(line.indexOf(':') + 1).trim();
+        }
+        return "";
+    }
+
     /** src/variants.tsv, the table the build made the jar's libraries from. */
     static List<CpuInfo.Variant> sourceTable() throws IOException {
         try (Reader in = Files.newBufferedReader(Paths.get("src/variants.tsv"), StandardCharsets.UTF_8)) {
@@ -196,6 +208,20 @@ class LoadingTest {
         assertEquals("none", baseline.get(baseline.size() - 1), baseline.toString());
         for (String cpu : baseline)
             assertTrue(row(table, cpu).features.isEmpty(), cpu + " needs more than the x86-64 baseline");
+        // x86-64 reads no flags: every x86-64 row, this vendor's first, then
+        // the other's, then any CPU's, for the libraries' CPUID checks to decide.
+        List<String> amd = CpuInfo.candidates(table, "x86_64", "amd", null);
+        List<String> x86 = new ArrayList<String>();
+        for (String group : Arrays.asList("amd", "intel", "any")) {
+            for (CpuInfo.Variant v : table) {
+                if (v.arch.equals("x86_64") && v.vendor.equals(group))
+                    x86.add(v.cpu);
+            }
+        }
+        assertEquals(x86, amd);
+        if (CpuInfo.arch().equals("x86_64"))
+            assertEquals(CpuInfo.candidates(table, "x86_64", CpuInfo.vendor(vendorId()), null),
+                    CpuInfo.detect().compatibleTypes(), "detect() reads no flags on x86-64");
         // I2P's names: armv8 for 64-bit ARM, armv7 for 32-bit ARMv7 and later (nothing for an ARMv6).
         assertEquals(Collections.singletonList("armv8"),
                 CpuInfo.candidates(table, "aarch64", "other", Collections.<String>emptySet()));
