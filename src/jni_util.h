@@ -85,6 +85,23 @@ jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name);
 int jbigi_read_exponent_fixed(JNIEnv *env, jbyteArray array, jsize len, size_t n, struct jbigi_operand *op);
 
 /*
+ * The limbs of the exponent in array (toByteArray() form, checked by
+ * jbigi_check_array, len bytes) at its own width: ceil(len / 8), one less
+ * when the array is one sign byte (zero) over whole limbs.  For an array
+ * in toByteArray() form that is the value's limb count (what bitLength
+ * shows), whatever its bits below; the first byte is read only to tell a
+ * sign byte from a value byte where len says there can be one.  0 for a
+ * negative exponent (the caller's general path refuses it).
+ */
+size_t jbigi_exponent_own_limbs(JNIEnv *env, jbyteArray array, jsize len);
+
+/*
+ * 1 if the en = ceil(bits / 64) limbs at e hold a value below 2^bits,
+ * found without a branch on the limbs: only the top limb can hold more.
+ */
+int jbigi_limbs_below_bits(const mp_limb_t *e, size_t en, size_t bits);
+
+/*
  * Reads an unsigned big-endian array (checked by jbigi_check_array, len
  * bytes) into op->limbs as max(min_limbs, ceil(len / 8)) limbs, in the
  * fixed-width way.  public_value: also set op->value (normalised, which
