@@ -149,9 +149,9 @@ size_t jbigi_exponent_own_limbs(JNIEnv *env, jbyteArray array, jsize len)
     if (first < 0)
         return 0;
     const size_t bytes = (size_t)len;
-    if (bytes > sizeof(mp_limb_t) && bytes % sizeof(mp_limb_t) == 1 && first == 0)
-        return bytes / sizeof(mp_limb_t);
-    return (bytes + sizeof(mp_limb_t) - 1) / sizeof(mp_limb_t);
+    /* Computed, not branched on: arrays a sign byte apart take one path. */
+    const size_t sign_byte = (size_t)((bytes > sizeof(mp_limb_t)) & (bytes % sizeof(mp_limb_t) == 1) & (first == 0));
+    return (bytes + sizeof(mp_limb_t) - 1) / sizeof(mp_limb_t) - sign_byte;
 }
 
 int jbigi_limbs_below_bits(const mp_limb_t *e, size_t en, size_t bits)

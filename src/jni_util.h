@@ -89,9 +89,9 @@ int jbigi_read_exponent_fixed(JNIEnv *env, jbyteArray array, jsize len, size_t n
  * jbigi_check_array, len bytes) at its own width: ceil(len / 8), one less
  * when the array is one sign byte (zero) over whole limbs.  For an array
  * in toByteArray() form that is the value's limb count (what bitLength
- * shows), whatever its bits below; the first byte is read only to tell a
- * sign byte from a value byte where len says there can be one.  0 for a
- * negative exponent (the caller's general path refuses it).
+ * shows), whatever its bits below; the first byte is read to tell a sign
+ * byte from a value byte, without a branch on it.  0 for a negative
+ * exponent (the caller's general path refuses it).
  */
 size_t jbigi_exponent_own_limbs(JNIEnv *env, jbyteArray array, jsize len);
 
