@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
  * one squaring per 32 exponent bits instead of one per bit.  For a 2048-bit
  * modulus the table of {@link #modPow} takes 256 KiB (160 KiB with the IFMA
  * engine) and is built by {@link NativeBigInteger#fixedBase}; the one of
- * {@link #modPowCT} takes 96 KiB (60 KiB) and is built on its first use.
+ * {@link #modPowCT} takes 96 KiB (80 KiB) and is built on its first use.
  * Both cover exponents up to the modulus' bit length.
  *
  * <p><b>The tables belong to the caller.</b>  They live outside the Java heap,
@@ -373,8 +373,12 @@ public final class FixedBase implements Closeable {
      * 0.82 to 0.91 of 5 x 4's time on the MULX/ADX engine and 0.88 to 0.965
      * on GMP's functions (96 KiB at 2048 bits); 5 x 5 from 1024 bits, where
      * 6 x 6 gave GMP's functions 1.06 (0.96 to 0.98).  The IFMA engine
-     * multiplies faster than it reads: 5 x 6 there, 0.945 to 0.965 of 5 x 4's
-     * time, larger blocks slower (doc/engines.md).
+     * multiplies faster than it reads: 5 rows there (5 x 6 was 0.945 to
+     * 0.965 of 5 x 4's time, more rows slower), and 8 blocks: a short
+     * exponent runs only the blocks its limbs reach, and a block of 5 x 8
+     * spans 260 bits at 2048 (345 of 5 x 6), so a 256-bit one takes 51
+     * squarings and 52 products rather than 68 and 69; 80 KiB at 2048 bits
+     * (doc/engines.md).
      */
     static int constantTimeRows(int bits) {
         if (bits >= 2048 && largerTables(bits) && !ifmaTables(bits))
@@ -387,7 +391,9 @@ public final class FixedBase implements Closeable {
             return 2;
         if (!largerTables(bits))
             return 4;
-        return ifmaTables(bits) || bits >= 2048 ? 6 : 5;
+        if (ifmaTables(bits))
+            return 8;
+        return bits >= 2048 ? 6 : 5;
     }
 
     /** Up to 4096 bits, where the larger shapes above were measured; above, the smaller tables. */
