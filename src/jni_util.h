@@ -77,8 +77,9 @@ jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name);
  * Reads a positive exponent in toByteArray() form (array checked by
  * jbigi_check_array, len bytes) into op->limbs as exactly n limbs.  It fits
  * when len <= 8 n, or len = 8 n + 1 with a zero sign byte: every positive
- * value below 2^(64 n), which is how the arrays of all exponents up to the
- * modulus' limb width look.  op->value is not set (normalising it would
+ * value below 2^(64 n), which is how the arrays of all exponents of up to
+ * n limbs look (n: the exponent's own limb count, a bound's, or a table's
+ * reach).  op->value is not set (normalising it would
  * branch on the value).  A negative exponent reads as JBIGI_FIXED_WIDER:
  * the caller's general path refuses it.
  */
@@ -116,7 +117,7 @@ int jbigi_operand_space(JNIEnv *env, size_t n, struct jbigi_operand *op);
 
 /*
  * A new byte[] holding the n limbs at limbs in toByteArray() form, staged
- * in a buffer sized from n (the modulus' width) and found by a loop over
+ * in a buffer sized from n (the modulus' limbs) and found by a loop over
  * all of it; only the new array's length, which BigInteger's form makes
  * the value's own, and the JVM's copy into it follow the value.
  */
