@@ -164,7 +164,8 @@ public final class FixedBase implements Closeable {
     /**
      * base^exponent mod modulus from a table filled by nativeBuildTable, in
      * constant time if asked (then time and memory accesses depend only on
-     * the table's shape).
+     * the table's shape and the exponent's limb count, its array's length
+     * less a zero sign byte over whole limbs).
      *
      * @throws ArithmeticException if exponent < 0 or longer than the table covers
      * @throws IllegalArgumentException if table does not hold such a table
