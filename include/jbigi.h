@@ -11,6 +11,8 @@ extern "C" {
 #define net_i2p_util_NativeBigInteger_serialVersionUID 5LL
 #undef net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS
 #define net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS 134217727L
+#undef net_i2p_util_NativeBigInteger_MAX_BOUND_BITS
+#define net_i2p_util_NativeBigInteger_MAX_BOUND_BITS 134217728L
 #undef net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES
 #define net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES 16777216L
 /*
@@ -28,6 +30,14 @@ JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeModPow
  */
 JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeModPowCT
   (JNIEnv *, jclass, jbyteArray, jbyteArray, jbyteArray);
+
+/*
+ * Class:     net_i2p_util_NativeBigInteger
+ * Method:    nativeModPowCTBound
+ * Signature: ([B[B[BI)[B
+ */
+JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeModPowCTBound
+  (JNIEnv *, jclass, jbyteArray, jbyteArray, jbyteArray, jint);
 
 /*
  * Class:     net_i2p_util_NativeBigInteger
@@ -131,6 +141,14 @@ JNIEXPORT void JNICALL Java_net_i2p_util_FixedBase_nativeBuildTable
  */
 JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_FixedBase_nativeModPow
   (JNIEnv *, jclass, jobject, jbyteArray, jboolean);
+
+/*
+ * Class:     net_i2p_util_FixedBase
+ * Method:    nativeModPowCTBound
+ * Signature: (Ljava/nio/ByteBuffer;[BI)[B
+ */
+JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_FixedBase_nativeModPowCTBound
+  (JNIEnv *, jclass, jobject, jbyteArray, jint);
 
 #ifdef __cplusplus
 }

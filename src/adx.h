@@ -113,11 +113,13 @@ int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size
                    mp_size_t n);
 
 /*
- * The same in constant time: e has exactly n limbs (zero-padded by the
- * caller); time and addresses depend on n alone (powm_driver.h's fixed
- * window, every entry read under a mask).  All scratch is wiped.
+ * The same in constant time: e has en >= 1 limbs (any value, leading zero
+ * limbs allowed, fewer or more than n); time and addresses depend on n and
+ * en alone (powm_driver.h's fixed window over all 64 en bits, every entry
+ * read under a mask).  All scratch is wiped.
  */
-int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, const mp_limb_t *m, mp_size_t n);
+int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
+                       mp_size_t n);
 
 /*
  * The engine as the drivers see it (powm_driver.h, comb_driver.h), on a

@@ -11,10 +11,14 @@
  *   CT: m even, exp<=0  refused, as I2P's library does (Montgomery form
  *                       needs an odd m; exp > 0 is I2P's contract).
  *
- * Which code raises to the power is chosen per call, and never changes a
- * result: engine.c's table sends odd moduli to small_powm.c, the AVX-512
- * IFMA engine (ifma.h) or the MULX/ADX engine (adx.h), the rest to
- * mpz_powm; the constant-time power to the engine's constant-time path or
+ * Which code raises to the power is chosen per call, from the modulus'
+ * limb count (engine.c's table), and never changes a result.  modPow: one
+ * limb to small_powm.c; odd moduli to the AVX-512 IFMA engine (ifma.h) or
+ * the MULX/ADX engine (adx.h) where the table says so, and the base 2 on
+ * GMP's engine to GMP's mpn functions under the base-2 driver (mpn_mont.h);
+ * the rest to mpz_powm.  modPowCT: the IFMA or MULX/ADX engine's
+ * constant-time path where the table picks that engine, else the base 2 on
+ * the base-2 driver at the sizes jbigi_engine_gmp_base2 gives, else
  * mpn_sec_powm.
  *
  * GMP's mpz functions keep no global state, so these are reentrant.
@@ -164,12 +168,13 @@ enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const
 }
 
 /*
- * The constant-time power.  mpz_powm_sec would take its time from the
- * exponent's limb count, which is how long the secret is; the exponent is
- * taken zero-padded to the modulus' full width instead (by the caller, in
- * jbigi_modpow_ct_limbs), so time and memory accesses depend on the sizes
- * of the base and the modulus only.  An exponent wider than the modulus is
- * taken at its own width (its width is then all that shows).
+ * The constant-time power.  Its work follows public sizes only: the
+ * modulus' limb count and the exponent's limb count (the en limbs the
+ * caller hands over: the value's own limb count in jbigi_modpow_ct, an
+ * array's length or a stated bound in the JNI layer), never the exponent's
+ * bits.  That is what mpz_powm_sec promises, and what BigInteger shows
+ * itself (bitLength).  A short secret (a 160-bit DSA nonce under a
+ * 1024-bit modulus) so costs what its own limbs need, not the modulus'.
  *
  * The base is public: a negative one, or one not below the modulus, is
  * reduced first with mpz_mod, in time that depends on its value, and a
@@ -188,10 +193,11 @@ static mpz_srcptr public_base(mpz_t reduced, const mpz_t base, const mpz_t m)
     return reduced;
 }
 
-/* rp = b^e mod m, b in (0, m), e of en >= n limbs: the engine's constant-time
- * path where it takes n and e has exactly n limbs; else, for the base 2 at
- * the sizes jbigi_engine_gmp_base2 gives, GMP's mpn functions under the
- * base-2 driver; else mpn_sec_powm.  No GMP allocation: scratch comes from
+/* rp = b^e mod m, b in (0, m), e of en >= 1 limbs (any value): the
+ * engine's constant-time path (IFMA or MULX/ADX) where the table gives it
+ * n; else, for the base 2 at the sizes jbigi_engine_gmp_base2 gives, GMP's
+ * mpn functions under the base-2 driver; else mpn_sec_powm.  Each runs over
+ * all GMP_NUMB_BITS en bits of e.  No GMP allocation: scratch comes from
  * jbigi_scratch_alloc. */
 static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *e, mp_size_t en, const mpz_t m)
 {
@@ -199,14 +205,14 @@ static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *
     const mp_size_t bn = (mp_size_t)mpz_size(b);
     const int base_is_two = mpz_cmp_ui(b, 2) == 0;
     const enum jbigi_engine engine = jbigi_engine_for(n);
-    if (en == n && (engine == JBIGI_ENGINE_IFMA || engine == JBIGI_ENGINE_ADX)) {
+    if (engine == JBIGI_ENGINE_IFMA || engine == JBIGI_ENGINE_ADX) {
         /* The engines take the base as n limbs. */
         mp_limb_t *padded_base = jbigi_scratch_alloc((size_t)n);
         if (padded_base == NULL)
             return JBIGI_NO_MEMORY;
         mpn_copyi(padded_base, mpz_limbs_read(b), bn);
-        int rc = engine == JBIGI_ENGINE_IFMA ? jbigi_ifma_powm_sec(rp, padded_base, e, mpz_limbs_read(m), n)
-                                             : jbigi_adx_powm_sec(rp, padded_base, e, mpz_limbs_read(m), n);
+        int rc = engine == JBIGI_ENGINE_IFMA ? jbigi_ifma_powm_sec(rp, padded_base, e, en, mpz_limbs_read(m), n)
+                                             : jbigi_adx_powm_sec(rp, padded_base, e, en, mpz_limbs_read(m), n);
         jbigi_scratch_free(padded_base, (size_t)n);
         if (rc == 0)
             return JBIGI_OK;
@@ -258,21 +264,18 @@ enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, co
     if (mpz_sgn(exp) <= 0)
         return JBIGI_EXPONENT_NOT_POSITIVE;
     const mp_size_t n = (mp_size_t)mpz_size(m);
-    const mp_size_t exp_size = (mp_size_t)mpz_size(exp);
-    const mp_size_t en = exp_size > n ? exp_size : n;
+    /* The exponent at its own limb count: the public size the work follows. */
+    const mp_size_t en = (mp_size_t)mpz_size(exp);
     /* Every GMP allocation first - r's limbs, the base's reduction - so
-     * that none can jump out while the padded exponent exists. */
+     * that none can jump out while the exponent's copy exists. */
     mp_limb_t *rp = mpz_limbs_write(r, n);
     mpz_t reduced;
     mpz_init(reduced);
     mpz_srcptr b = public_base(reduced, base, m);
-    /* The exponent zero-padded to the modulus' width.  (This copy follows
-     * exp's limb count: callers holding the secret as bytes read it at
-     * the modulus' width themselves and call jbigi_modpow_ct_limbs.) */
     enum jbigi_status status = JBIGI_NO_MEMORY;
     mp_limb_t *e = jbigi_scratch_alloc((size_t)en);
     if (e != NULL) {
-        mpn_copyi(e, mpz_limbs_read(exp), exp_size);
+        mpn_copyi(e, mpz_limbs_read(exp), en);
         status = jbigi_modpow_ct_limbs(rp, b, e, en, m);
         jbigi_scratch_free(e, (size_t)en);
     }

@@ -33,20 +33,21 @@ const char *jbigi_status_message(enum jbigi_status status);
 enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
 
 /*
- * r = base^exp mod m through mpn_sec_powm with the exponent taken over the
- * modulus' full width: time and memory accesses depend only on the sizes
- * of the base and the modulus (and on the exponent's only where it is wider
- * than the modulus).  The base is treated as public.  I2P's contract: m > 0
- * odd and exp > 0, anything else is refused.  Any base.
+ * r = base^exp mod m in constant time (jbigi_modpow_ct_limbs) with the
+ * exponent taken at its own limb count: time and memory accesses depend
+ * only on the base (public), the modulus' limb count and the exponent's
+ * limb count, never on the exponent's bits, as mpz_powm_sec.  I2P's
+ * contract: m > 0 odd and exp > 0, anything else is refused.  Any base.
  */
 enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
 
 /*
  * The constant-time power on a fixed-width exponent, for callers that read
- * the secret at the modulus' width themselves (the JNI layer):
- * rp[0..n) = base^e mod m, n = m's limbs, for e given as exactly en limbs,
- * en >= n (zero-padded above the value).  Every loop count, copy and buffer
- * follows n, en and the base (public) only; e's value reaches no branch.
+ * the secret at a public width themselves (the JNI layer: an array's
+ * length, a stated bound): rp[0..n) = base^e mod m, n = m's limbs, for e
+ * given as exactly en >= 1 limbs (zero-padded above the value; fewer or
+ * more than n).  Every loop count, copy and buffer follows n, en and the
+ * base (public) only; e's value reaches no branch.
  * Requires e > 0 (the callers check it).  m must be odd (> 0); m = 1 and a
  * base that is 0 mod m give 0 at once (the base is public).
  * Order, so that running out of memory inside GMP (jbigi_run_guarded)

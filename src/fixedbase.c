@@ -6,11 +6,11 @@
  * table's format, its checks and the choice of engine.
  *
  * The comb.  Pick rows h and blocks v; let b = ceil(ceil(E / h) / v) and
- * a = v * b, so h * a >= E bits of exponent are covered.  Bit k*a + s*b + t
- * of the exponent (row k < h, block s < v, offset t < b) selects, for each
- * block s, one of 2^h entries
+ * c = h * b (a block's span), so v * c >= E bits of exponent are covered.
+ * Bit s*c + k*b + t of the exponent (block s < v, row k < h, offset t < b)
+ * selects, for each block s, one of 2^h entries
  *
- *     G[s][j] = prod over bits k of j of g^(2^(k*a + s*b))
+ *     G[s][j] = prod over bits k of j of g^(2^(s*c + k*b))
  *
  * and then
  *
@@ -20,6 +20,13 @@
  * exponent with h = 8, v = 2 that is 127 squarings and 256 multiplications
  * where mpz_powm needs about 2048 squarings and 300 multiplications.
  *
+ * Each block covers c consecutive exponent bits from the bottom, so an
+ * exponent of L < E bits (L its limb count times 64: public) needs only
+ * the blocks below L, in the top one the rows below L, and the offsets t
+ * below L: a 256-bit exponent on a 2048-bit table of 6 x 6 (b = 57, c =
+ * 342) costs one block, 56 squarings and 57 multiplications
+ * (comb_driver.h).
+ *
  * The table, in limbs:
  *
  *     [0] magic   [1] n (modulus limbs)   [2] h   [3] v   [4] b   [5] -m^-1 mod 2^64
@@ -27,17 +34,22 @@
  *     then v * 2^h entries of n limbs, G[s][j] at 6 + n + (s * 2^h + j) * n,
  *     all in Montgomery form (x * 2^(64 n) mod m); G[s][0] is one.
  *
- * The IFMA format (magic "JBFI", made where the engine takes the modulus'
+ * The IFMA format (magic "JBI2", made where the engine takes the modulus'
  * size) has the same header and modulus; its entries are the engine's
  * numbers, W = ifma_words(n) 52-bit digits each (R = 2^(52 N), see ifma.h).
  * Which format a table gets follows from the size its caller allocated
- * (jbigi_fb_table_limbs); both are read by the same comb driver, which
- * copies each entry into the engine's own memory before multiplying (the
- * IFMA engine's operands are 64-byte aligned; a Java buffer's need not
- * be).  A table in GMP's format is also the MULX/ADX engine's where that
- * engine works on n limbs itself (n a multiple of 4, so its R is 2^(64 n)
- * too): both keep values fully reduced, so the entries and every result
- * are the same whichever of the two multiplies.
+ * (jbigi_fb_table_limbs at that time; jbigi_fb_build takes either size,
+ * so forcing another engine between the two calls changes nothing), and
+ * the format alone decides the engine that multiplies its entries: an
+ * IFMA table always the IFMA engine (read only where that engine runs),
+ * whichever engine is forced later.  Both formats are read by the same
+ * comb driver, which copies each entry into the engine's own memory before
+ * multiplying (the IFMA engine's operands are 64-byte aligned; a Java
+ * buffer's need not be).  A table in GMP's format is the MULX/ADX engine's
+ * where the engine table gives that engine the size now and it works on n
+ * limbs itself (n a multiple of 4, so its R is 2^(64 n) too), else GMP's
+ * functions': both keep values fully reduced, so the entries and every
+ * result are the same whichever of the two multiplies.
  *
  * Edge cases, handled by the caller or early here:
  *   m even or m <= 1      no Montgomery form; refused at build (use mpz_powm).
@@ -62,8 +74,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FB_MAGIC ((mp_limb_t)0x4a424642)      /* "JBFB", version 1: entries in GMP limbs */
-#define FB_MAGIC_IFMA ((mp_limb_t)0x4a424649) /* "JBFI": entries in the IFMA engine's digits */
+/* Version 2: blocks of consecutive exponent bits (version 1, "JBFB" and
+ * "JBFI", interleaved the blocks in every row). */
+#define FB_MAGIC ((mp_limb_t)0x4a424632)      /* "JBF2": entries in GMP limbs */
+#define FB_MAGIC_IFMA ((mp_limb_t)0x4a424932) /* "JBI2": entries in the IFMA engine's digits */
 
 enum { HDR_MAGIC, HDR_LIMBS, HDR_ROWS, HDR_BLOCKS, HDR_BLOCK_BITS, HDR_MINV, HDR_SIZE };
 
@@ -72,7 +86,7 @@ struct comb {
     mp_size_t n;
     unsigned rows, blocks;
     size_t block_bits;           /* b */
-    size_t row_bits;             /* a = blocks * b */
+    size_t span;                 /* c = rows * b: the bits of one block */
     mp_limb_t minv;
     int ifma;                    /* entries in IFMA digits (FB_MAGIC_IFMA) */
     size_t width;                /* limbs (or digit words) per entry */
@@ -133,6 +147,14 @@ static size_t limbs_of_table(size_t n, unsigned rows, unsigned blocks, int ifma)
 size_t jbigi_fb_table_limbs(size_t n, unsigned rows, unsigned blocks)
 {
     return limbs_of_table(n, rows, blocks, ifma_format_for(n));
+}
+
+int jbigi_fb_table_limbs_fit(size_t n, unsigned rows, unsigned blocks, size_t table_limbs)
+{
+    if (table_limbs == 0)
+        return 0;
+    return table_limbs == limbs_of_table(n, rows, blocks, 0) ||
+           (jbigi_ifma_available() && table_limbs == limbs_of_table(n, rows, blocks, 1));
 }
 
 /* The engine that multiplies a table's entries, with its context. */
@@ -205,7 +227,7 @@ static jbigi_comb comb_of(const struct comb *k)
         .rows = k->rows,
         .blocks = k->blocks,
         .block_bits = k->block_bits,
-        .row_bits = k->row_bits,
+        .span = k->span,
         .entries = (mp_limb_t *)k->entries,
     };
     return shape;
@@ -245,7 +267,7 @@ static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
     k->rows = (unsigned)rows;
     k->blocks = (unsigned)blocks;
     k->block_bits = (size_t)block_bits;
-    k->row_bits = (size_t)block_bits * (size_t)blocks;
+    k->span = (size_t)block_bits * (size_t)rows;
     k->minv = table[HDR_MINV];
     k->ifma = ifma;
     k->width = ifma ? ifma_words((size_t)n) : (size_t)n;
@@ -259,7 +281,7 @@ size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs)
     struct comb k;
     if (!read_comb(&k, table, table_limbs))
         return 0;
-    return k.row_bits * k.rows;
+    return k.span * k.blocks;
 }
 
 enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
@@ -314,35 +336,27 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
     return rc == JBIGI_DRIVER_OK ? JBIGI_OK : JBIGI_NO_MEMORY;
 }
 
-/* Limbs of the table's reach: what the constant-time path reads of an exponent. */
+/* Limbs of the table's reach: the most limbs an exponent it takes can need. */
 static size_t reach_limbs(const struct comb *k)
 {
-    return (k->row_bits * k->rows + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS;
+    return (k->span * k->blocks + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS;
 }
 
 /*
- * out (k->n limbs) = base^e mod m from the table, e read from e_src
- * (e_src_limbs limbs, at most the reach's) into a copy zero-padded to the
- * reach, so which limbs the comb reads never depends on e.  No GMP
- * allocation in here: the caller has its result limbs already, so running
- * out of memory cannot jump past scratch that holds secrets.
+ * out (k->n limbs) = base^e mod m from the table, e of e_limbs limbs, at
+ * most the reach's (zero above the reach).  The comb runs the steps that
+ * e_limbs needs, whatever e's value (comb_driver.h).  No GMP allocation in
+ * here: the caller has its result limbs already, so running out of memory
+ * cannot jump past scratch that holds secrets.
  */
-static enum jbigi_status fb_run(const struct comb *k, mp_limb_t *out, const mp_limb_t *e_src, size_t e_src_limbs,
+static enum jbigi_status fb_run(const struct comb *k, mp_limb_t *out, const mp_limb_t *e, size_t e_limbs,
                                 int constant_time)
 {
-    const size_t e_limbs = reach_limbs(k);
     struct engine g;
     if (engine_init(&g, k, constant_time) != 0)
         return JBIGI_NO_MEMORY;
-    mp_limb_t *e = jbigi_scratch_alloc(e_limbs);
-    int rc = JBIGI_DRIVER_NO_MEMORY;
-    if (e != NULL) {
-        if (e_src_limbs > 0)
-            mpn_copyi(e, e_src, (mp_size_t)e_src_limbs);
-        const jbigi_comb shape = comb_of(k);
-        rc = jbigi_drive_comb(g.ops, g.ctx, &shape, out, e, constant_time);
-        jbigi_scratch_free(e, e_limbs);
-    }
+    const jbigi_comb shape = comb_of(k);
+    int rc = jbigi_drive_comb(g.ops, g.ctx, &shape, out, e, (mp_size_t)e_limbs, constant_time);
     engine_clear(&g);
     return rc == JBIGI_DRIVER_OK ? JBIGI_OK : JBIGI_NO_MEMORY;
 }
@@ -355,13 +369,11 @@ enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_li
         return JBIGI_BAD_TABLE;
     if (mpz_sgn(exp) < 0)
         return JBIGI_EXPONENT_NEGATIVE;
-    if (mpz_sizeinbase(exp, 2) > k.row_bits * k.rows)
+    if (mpz_sizeinbase(exp, 2) > k.span * k.blocks)
         return JBIGI_EXPONENT_TOO_LONG;
-    /* fb_run pads the exponent to the table's reach.  (The copy follows
-     * exp's limb count: callers holding a secret as bytes read it at the
-     * reach themselves, jbigi_fb_powm_ct_limbs.)  r's limbs first: GMP's
-     * allocation may jump out (jbigi_run_guarded), and must not while
-     * scratch holds secrets. */
+    /* The exponent at its own limb count, read in place (the comb's work
+     * follows that count).  r's limbs first: GMP's allocation may jump out
+     * (jbigi_run_guarded), and must not while scratch holds secrets. */
     mp_limb_t *out = mpz_limbs_write(r, k.n);
     enum jbigi_status status = fb_run(&k, out, mpz_limbs_read(exp), mpz_size(exp), constant_time);
     mpz_limbs_finish(r, status == JBIGI_OK ? k.n : 0);
@@ -382,11 +394,15 @@ enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const mp_limb_t *table,
                                          const mp_limb_t *e, size_t e_limbs)
 {
     struct comb k;
-    if (!read_comb(&k, table, table_limbs) || e_limbs != reach_limbs(&k))
+    if (!read_comb(&k, table, table_limbs))
         return JBIGI_BAD_TABLE;
-    /* Bits above the reach, gathered without a branch on where they are. */
-    const size_t reach = k.row_bits * k.rows;
-    const unsigned spare_bits = (unsigned)(e_limbs * GMP_NUMB_BITS - reach);
+    if (e_limbs < 1 || e_limbs > reach_limbs(&k))
+        return JBIGI_EXPONENT_TOO_LONG;
+    /* Bits at or above the reach, gathered without a branch on where they
+     * are: only the top limb can hold them (e_limbs <= the reach's). */
+    const size_t reach = k.span * k.blocks;
+    const size_t width = e_limbs * GMP_NUMB_BITS;
+    const unsigned spare_bits = width > reach ? (unsigned)(width - reach) : 0;
     const mp_limb_t above = spare_bits == 0 ? 0 : e[e_limbs - 1] >> (GMP_NUMB_BITS - spare_bits);
     if (above != 0)
         return JBIGI_EXPONENT_TOO_LONG;

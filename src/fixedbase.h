@@ -30,6 +30,14 @@
 size_t jbigi_fb_table_limbs(size_t modulus_limbs, unsigned rows, unsigned blocks);
 
 /*
+ * 1 if table_limbs is the size of a table in a format this process can
+ * build and read for that shape (GMP's, or the IFMA engine's where it
+ * runs), whichever engine is chosen or forced now: what jbigi_fb_build
+ * takes.
+ */
+int jbigi_fb_table_limbs_fit(size_t modulus_limbs, unsigned rows, unsigned blocks, size_t table_limbs);
+
+/*
  * Fills table (table_limbs limbs, as jbigi_fb_table_limbs says) for base mod
  * m, for exponents of up to max_exponent_bits bits, at most m's width in
  * limbs.  m must be odd and > 1.  Any base; it is reduced mod m.  The build
@@ -43,30 +51,32 @@ size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs);
 
 /*
  * r = base^exp mod m from the table.  exp must be >= 0 and within the
- * table's reach (JBIGI_EXPONENT_TOO_LONG otherwise: use mpz_powm).
- * constant_time: every table read scans all entries of a block
- * (mpn_sec_tabselect), every digit multiplies (zero digits by one), products
- * use GMP's side-channel-silent mpn_sec_mul/mpn_sec_sqr, and the final
- * subtraction is masked; time and memory accesses then depend only on the
- * table's shape and exp's limb count.  Otherwise the fastest path: zero
- * digits skipped, GMP's fastest multiplication.
+ * table's reach (JBIGI_EXPONENT_TOO_LONG otherwise: use mpz_powm).  The
+ * comb runs only the steps exp's limb count needs (comb_driver.h).
+ * constant_time: every table read scans all entries of the rows used
+ * under masks, every digit multiplies (zero digits by one), products are
+ * the engine's side-channel-silent ones, and the final subtraction is
+ * masked; time and memory accesses then depend only on the table's shape
+ * and exp's limb count.  Otherwise the fastest path: zero digits skipped,
+ * the engine's fastest multiplication.
  * The table is checked first; a malformed one gives JBIGI_BAD_TABLE.
  */
 enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
                                 int constant_time);
 
 /*
- * The table's modulus limbs and the limbs of its reach (what the
- * constant-time path reads of an exponent); 0 if the table is malformed.
+ * The table's modulus limbs and the limbs of its reach (the most an
+ * exponent it takes can have); 0 if the table is malformed.
  */
 int jbigi_fb_shape(const mp_limb_t *table, size_t table_limbs, size_t *modulus_limbs, size_t *exponent_limbs);
 
 /*
  * The constant-time path on a fixed-width exponent, for callers that read
- * the secret at the table's reach themselves (the JNI layer): out (the
- * modulus' limbs) = base^e mod m, e exactly the reach's limbs
- * (jbigi_fb_shape), zero above the reach (JBIGI_EXPONENT_TOO_LONG
- * otherwise).  Every copy and loop follows the table's shape alone.
+ * the secret at a public width themselves (the JNI layer: its own limb
+ * count or a stated bound): out (the modulus' limbs) = base^e mod m, e of
+ * e_limbs limbs, 1 to the reach's (jbigi_fb_shape), zero above the reach
+ * (JBIGI_EXPONENT_TOO_LONG otherwise).  Every copy and loop follows the
+ * table's shape and e_limbs alone.
  */
 enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const mp_limb_t *table, size_t table_limbs,
                                          const mp_limb_t *e, size_t e_limbs);

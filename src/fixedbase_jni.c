@@ -31,12 +31,26 @@
  * shape, low enough that a wrong shape cannot exhaust memory. */
 #define JBIGI_MAX_TABLE_LIMBS ((size_t)16 * 1024 * 1024)
 
+static int shape_in_range(jint modulus_bits, jint rows, jint blocks)
+{
+    return modulus_bits >= 2 && rows >= 1 && rows <= JBIGI_FB_MAX_ROWS && blocks >= 1 && blocks <= JBIGI_FB_MAX_BLOCKS;
+}
+
+/* Limbs of a new table in the format the engine chosen now takes. */
 static size_t table_limbs_for(jint modulus_bits, jint rows, jint blocks)
 {
-    if (modulus_bits < 2 || rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS)
+    if (!shape_in_range(modulus_bits, rows, blocks))
         return 0;
     size_t limbs = jbigi_fb_table_limbs(((size_t)modulus_bits + 63) / 64, (unsigned)rows, (unsigned)blocks);
     return limbs > JBIGI_MAX_TABLE_LIMBS ? 0 : limbs;
+}
+
+/* Whether limbs is the size of a table of that shape in either format:
+ * what nativeTableBytes gave, even if another engine was forced since. */
+static int table_limbs_fit(jint modulus_bits, jint rows, jint blocks, size_t limbs)
+{
+    return shape_in_range(modulus_bits, rows, blocks) && limbs <= JBIGI_MAX_TABLE_LIMBS &&
+           jbigi_fb_table_limbs_fit(((size_t)modulus_bits + 63) / 64, (unsigned)rows, (unsigned)blocks, limbs);
 }
 
 /* The table in buffer as limbs, or NULL with IllegalArgumentException pending. */
@@ -153,7 +167,7 @@ Java_net_i2p_util_FixedBase_nativeBuildTable(JNIEnv *env, jclass cls, jobject jt
         goto done;
     }
     if (maxExponentBits < 1 || (size_t)maxExponentBits > mpz_sizeinbase(mod.value, 2) ||
-        limbs != table_limbs_for((jint)mpz_sizeinbase(mod.value, 2), rows, blocks)) {
+        !table_limbs_fit((jint)mpz_sizeinbase(mod.value, 2), rows, blocks, limbs)) {
         jbigi_throw(env, "java/lang/IllegalArgumentException",
                     "fixed-base table shape, reach or buffer size out of range");
         goto done;
@@ -196,16 +210,17 @@ static enum jbigi_status run_powm_ct(void *context)
     return jbigi_fb_powm_ct_limbs(c->out, c->table, c->limbs, c->e, c->e_limbs);
 }
 
-/* base^exponent mod modulus from a table filled by nativeBuildTable.  The
- * constant-time path reads the exponent at the table's reach
- * (jbigi_read_exponent_fixed), so the array's length decides no copy, loop
- * or buffer; an exponent wider than that (or negative) goes the general
- * way, which refuses it. */
-JNIEXPORT jbyteArray JNICALL
-Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jexp,
-                                         jboolean constantTime)
+/*
+ * base^exponent mod modulus from a table filled by nativeBuildTable.  The
+ * constant-time path reads the exponent at a public width: its own limb
+ * count (bound_bits 0: the array's length, jbigi_exponent_own_limbs), or
+ * ceil(bound_bits / 64) limbs for a bound the caller states (an exponent
+ * of 2^bound_bits or more is an IllegalArgumentException); the comb's work
+ * follows that width.  An exponent wider than the table's reach (or
+ * negative) goes the general way, which refuses it.
+ */
+static jbyteArray table_power(JNIEnv *env, jobject jtable, jbyteArray jexp, int constant_time, jint bound_bits)
 {
-    (void)cls;
     jbyteArray result = NULL;
     struct jbigi_operand exp, out;
     jbigi_operand_init(&exp);
@@ -217,18 +232,37 @@ Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable
     const mp_limb_t *table = table_of(env, jtable, &limbs);
     if (table == NULL)
         goto done;
+    const int bounded = bound_bits != 0;
     size_t modulus_limbs, exponent_limbs;
-    if (constantTime == JNI_TRUE && jexp != NULL && (*env)->GetArrayLength(env, jexp) > 0 &&
+    if (bounded && !jbigi_fb_shape(table, limbs, &modulus_limbs, &exponent_limbs)) {
+        jbigi_throw_status(env, JBIGI_BAD_TABLE);
+        goto done;
+    }
+    if (bounded && (bound_bits < 1 || (size_t)bound_bits > exponent_limbs * GMP_NUMB_BITS)) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException",
+                    "exponentBits must be from 1 to the table's reach");
+        goto done;
+    }
+    if (constant_time && jexp != NULL && (*env)->GetArrayLength(env, jexp) > 0 &&
         (*env)->GetArrayLength(env, jexp) <= JBIGI_MAX_OPERAND_BYTES &&
         jbigi_fb_shape(table, limbs, &modulus_limbs, &exponent_limbs)) {
         const jsize len = (*env)->GetArrayLength(env, jexp);
-        int read = jbigi_read_exponent_fixed(env, jexp, len, exponent_limbs, &exp);
+        const size_t en = bounded ? ((size_t)bound_bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS
+                                  : jbigi_exponent_own_limbs(env, jexp, len);
+        int read = JBIGI_FIXED_WIDER;
+        if (en > 0 && en <= exponent_limbs)
+            read = jbigi_read_exponent_fixed(env, jexp, len, en, &exp);
         if (read == JBIGI_FIXED_FAILED)
             goto done;
+        if (bounded && (read == JBIGI_FIXED_WIDER || !jbigi_limbs_below_bits(exp.limbs, en, (size_t)bound_bits))) {
+            jbigi_throw(env, "java/lang/IllegalArgumentException",
+                        "exponent must be non-negative and below 2^exponentBits");
+            goto done;
+        }
         if (read == JBIGI_FIXED_READ) {
             if (!jbigi_operand_space(env, modulus_limbs, &out))
                 goto done;
-            struct powm_ct_call call = {out.limbs, table, limbs, exp.limbs, exponent_limbs};
+            struct powm_ct_call call = {out.limbs, table, limbs, exp.limbs, en};
             enum jbigi_status status = jbigi_run_guarded(run_powm_ct, &call);
             if (status != JBIGI_OK) {
                 jbigi_throw_status(env, status);
@@ -238,9 +272,16 @@ Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable
             goto done;
         }
     }
+    if (bounded) { /* null, empty or over the size limit */
+        jbigi_read_operand(env, jexp, "exponent", &exp); /* throws its exception */
+        if (!(*env)->ExceptionCheck(env))
+            jbigi_throw(env, "java/lang/IllegalArgumentException",
+                        "exponent must be non-negative and below 2^exponentBits");
+        goto done;
+    }
     if (!jbigi_read_operand(env, jexp, "exponent", &exp))
         goto done;
-    struct powm_call call = {r, table, limbs, exp.value, constantTime == JNI_TRUE};
+    struct powm_call call = {r, table, limbs, exp.value, constant_time};
     enum jbigi_status status = jbigi_run_guarded(run_powm, &call);
     if (status != JBIGI_OK) {
         jbigi_throw_status(env, status);
@@ -252,4 +293,24 @@ done:
     jbigi_operand_release(&out);
     mpz_clear(r);
     return result;
+}
+
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jexp,
+                                         jboolean constantTime)
+{
+    (void)cls;
+    return table_power(env, jtable, jexp, constantTime == JNI_TRUE, 0);
+}
+
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_FixedBase_nativeModPowCTBound(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jexp,
+                                                jint exponentBits)
+{
+    (void)cls;
+    if (exponentBits == 0) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to the table's reach");
+        return NULL;
+    }
+    return table_power(env, jtable, jexp, 1, exponentBits);
 }

@@ -87,13 +87,14 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
                     const mp_limb_t *m, mp_size_t n);
 
 /*
- * r = b^e mod m in constant time: the same arguments, but e has exactly n
- * limbs (zero-padded by the caller), and the time and memory addresses
- * depend on n alone, not on b, e or m.  Fixed window of 5 bits over all
- * 64 n exponent bits, every table entry read under a mask for each window,
+ * r = b^e mod m in constant time: the same arguments, e of en >= 1 limbs
+ * (any value, leading zero limbs allowed, fewer or more than n), and the
+ * time and memory addresses depend on n and en alone, not on b's, e's or
+ * m's value.  Fixed window (powm_driver.h: 4 or 5 bits, from en) over all
+ * 64 en exponent bits, every table entry read under a mask for each window,
  * masked final subtraction.  All scratch is wiped before it is freed.
  */
-int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
+int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                         const mp_limb_t *m, mp_size_t n);
 
 /* ---- The Montgomery layer, for callers with their own exponentiation ---- */

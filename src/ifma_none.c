@@ -35,9 +35,9 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
     return JBIGI_IFMA_UNSUPPORTED;
 }
 
-int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e,
+int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                         const mp_limb_t *m, mp_size_t n)
 {
-    (void)r, (void)b, (void)e, (void)m, (void)n;
+    (void)r, (void)b, (void)e, (void)en, (void)m, (void)n;
     return JBIGI_IFMA_UNSUPPORTED;
 }

@@ -158,7 +158,7 @@ int jbigi_ifma_selftest(int corrupt)
         if (reference_power(want, b, b, (mp_bitcnt_t)(64 * n), m, n) != 0)
             result = -1;
         else
-            result = verdict(jbigi_ifma_powm_sec(r, b, b, m, n), r, want, n, corrupt);
+            result = verdict(jbigi_ifma_powm_sec(r, b, b, n, m, n), r, want, n, corrupt);
     }
     explicit_bzero(want, sizeof want);
     return result;

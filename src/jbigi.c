@@ -126,20 +126,25 @@ static int all_zero(const mp_limb_t *e, size_t en)
     return any == 0;
 }
 
+/* The largest exponent bound accepted: the operand size limit's bits. */
+#define JBIGI_MAX_BOUND_BITS (8 * JBIGI_MAX_OPERAND_BYTES)
+
 /*
- * The I2P contract, in constant time to the edge: the exponent is read at
- * the modulus' limb width (jbigi_read_exponent_fixed), so its array's
- * length decides no copy, loop, pad or buffer.  An exponent wider than the
- * modulus (or negative) takes the general path, where its width shows;
- * which of the two runs is decided by the modulus' width alone.  The
- * result comes back in toByteArray() form, whose length is the value's
- * (what BigInteger reveals itself).
+ * The constant-time power on toByteArray() arrays, the exponent read at a
+ * public width: its own limb count (bound_bits 0: the array's length,
+ * less a zero sign byte over whole limbs, jbigi_exponent_own_limbs: for a
+ * canonical array the value's limb count, which bitLength shows), or
+ * ceil(bound_bits / 64) limbs for a bound the caller states (an exponent
+ * of 2^bound_bits or more is an IllegalArgumentException).  The array is
+ * read by a loop over that width (jbigi_read_exponent_fixed), and the work
+ * follows that width and the modulus' limb count alone.  A negative
+ * exponent, or one over the size limit, takes the general path, which
+ * refuses it.  The result comes back in toByteArray() form, whose length
+ * is the value's (what BigInteger reveals itself).
  */
-JNIEXPORT jbyteArray JNICALL
-Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
-                                                  jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
+static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray jexp, jbyteArray jmod,
+                                     jint bound_bits)
 {
-    (void)cls;
     jbyteArray result = NULL;
     struct jbigi_operand base, exp, mod, r;
     jbigi_operand_init(&base);
@@ -149,8 +154,8 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
     mpz_t wide_result; /* for the general path */
     mpz_init(wide_result);
 
-    /* Every argument checked in order (base, exponent, modulus) before the
-     * exponent is read, which needs the modulus' width. */
+    /* Every argument checked in order (base, exponent, modulus, bound)
+     * before the exponent is read. */
     if (!jbigi_read_operand(env, jbase, "base", &base))
         goto done;
     if (jexp == NULL || (*env)->GetArrayLength(env, jexp) == 0) {
@@ -164,14 +169,29 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
         jbigi_throw_status(env, mpz_sgn(mod.value) <= 0 ? JBIGI_MODULUS_NOT_POSITIVE : JBIGI_MODULUS_EVEN);
         goto done;
     }
-    const size_t n = mpz_size(mod.value);
-    int read = exp_len > JBIGI_MAX_OPERAND_BYTES ? JBIGI_FIXED_WIDER
-                                                  : jbigi_read_exponent_fixed(env, jexp, exp_len, n, &exp);
+    const int bounded = bound_bits != 0;
+    if (bounded && (bound_bits < 1 || bound_bits > JBIGI_MAX_BOUND_BITS)) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to 134217728");
+        goto done;
+    }
+    size_t en = 0;
+    int read = JBIGI_FIXED_WIDER;
+    if (exp_len <= JBIGI_MAX_OPERAND_BYTES) {
+        en = bounded ? ((size_t)bound_bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS
+                     : jbigi_exponent_own_limbs(env, jexp, exp_len);
+        if (en > 0)
+            read = jbigi_read_exponent_fixed(env, jexp, exp_len, en, &exp);
+    }
     if (read == JBIGI_FIXED_FAILED)
         goto done;
+    if (bounded && (read == JBIGI_FIXED_WIDER || !jbigi_limbs_below_bits(exp.limbs, en, (size_t)bound_bits))) {
+        /* Negative, or 2^bound_bits or more: the caller broke its own bound. */
+        jbigi_throw(env, "java/lang/IllegalArgumentException",
+                    "exponent must be non-negative and below 2^exponentBits");
+        goto done;
+    }
     if (read == JBIGI_FIXED_WIDER) {
-        /* Wider than the modulus, negative, or over the limit: the general
-         * path checks and computes it. */
+        /* Negative, or over the size limit: the general path refuses it. */
         if (!jbigi_read_operand(env, jexp, "exponent", &exp))
             goto done;
         struct power_call call = {jbigi_modpow_ct, wide_result, base.value, exp.value, mod.value};
@@ -182,14 +202,15 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
             result = jbigi_new_result(env, wide_result);
         goto done;
     }
-    if (all_zero(exp.limbs, n)) {
+    if (all_zero(exp.limbs, en)) {
         jbigi_throw_status(env, JBIGI_EXPONENT_NOT_POSITIVE);
         goto done;
     }
-    /* The result's limbs, sized from the modulus like the exponent's. */
+    /* The result's limbs, sized from the modulus. */
+    const size_t n = mpz_size(mod.value);
     if (!jbigi_operand_space(env, n, &r))
         goto done;
-    struct ct_call call = {r.limbs, base.value, mod.value, exp.limbs, (mp_size_t)n};
+    struct ct_call call = {r.limbs, base.value, mod.value, exp.limbs, (mp_size_t)en};
     enum jbigi_status status = jbigi_run_guarded(run_ct_call, &call);
     if (status != JBIGI_OK) {
         jbigi_throw_status(env, status);
@@ -205,12 +226,34 @@ done:
     return result;
 }
 
+/* I2P's constant-time power: the exponent at its own limb count. */
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
+                                                  jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
+{
+    (void)cls;
+    return modpow_ct_at_width(env, jbase, jexp, jmod, 0);
+}
+
+/* The same with the exponent at a bound the caller states. */
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeModPowCTBound(JNIEnv *env, jclass cls, jbyteArray jbase,
+                                                       jbyteArray jexp, jbyteArray jmod, jint exponentBits)
+{
+    (void)cls;
+    if (exponentBits == 0) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to 134217728");
+        return NULL;
+    }
+    return modpow_ct_at_width(env, jbase, jexp, jmod, exponentBits);
+}
+
 /*
  * The fixed-length form: unsigned big-endian arrays in, the result as
- * exactly the modulus' array length out.  The exponent is read at
- * max(the modulus' limbs, its own array's limbs): the array's length is the
- * caller's fixed format, public; its value reaches no branch, loop count
- * or buffer choice.  Rules (NativeBigInteger.modPowCT(byte[], byte[],
+ * exactly the modulus' array length out.  The exponent is read at its
+ * array's length rounded up to limbs: that length is the caller's fixed
+ * format, public; its value reaches no branch, loop count or buffer
+ * choice.  Rules (NativeBigInteger.modPowCT(byte[], byte[],
  * byte[])): no array null or empty; the modulus odd (so not zero); the
  * exponent not zero.
  */
@@ -239,7 +282,7 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCTFixed(JNIEnv *env, jclass cls,
     }
     const size_t n = mpz_size(mod.value);
     if (!jbigi_read_unsigned(env, jbase, base_len, 0, 1, &base) ||
-        !jbigi_read_unsigned(env, jexp, exp_len, n, 0, &exp))
+        !jbigi_read_unsigned(env, jexp, exp_len, 1, 0, &exp))
         goto done;
     if (all_zero(exp.limbs, exp.nlimbs)) {
         jbigi_throw_status(env, JBIGI_EXPONENT_NOT_POSITIVE);

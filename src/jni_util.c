@@ -142,6 +142,25 @@ int jbigi_read_exponent_fixed(JNIEnv *env, jbyteArray array, jsize len, size_t n
     return JBIGI_FIXED_READ;
 }
 
+size_t jbigi_exponent_own_limbs(JNIEnv *env, jbyteArray array, jsize len)
+{
+    jbyte first;
+    (*env)->GetByteArrayRegion(env, array, 0, 1, &first);
+    if (first < 0)
+        return 0;
+    const size_t bytes = (size_t)len;
+    /* Computed, not branched on: arrays a sign byte apart take one path. */
+    const size_t sign_byte = (size_t)((bytes > sizeof(mp_limb_t)) & (bytes % sizeof(mp_limb_t) == 1) & (first == 0));
+    return (bytes + sizeof(mp_limb_t) - 1) / sizeof(mp_limb_t) - sign_byte;
+}
+
+int jbigi_limbs_below_bits(const mp_limb_t *e, size_t en, size_t bits)
+{
+    const size_t spare = en * GMP_NUMB_BITS - bits;
+    const mp_limb_t above = spare == 0 ? 0 : e[en - 1] >> (GMP_NUMB_BITS - spare);
+    return above == 0;
+}
+
 int jbigi_read_unsigned(JNIEnv *env, jbyteArray array, jsize len, size_t min_limbs, int public_value,
                         struct jbigi_operand *op)
 {

@@ -77,12 +77,30 @@ jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name);
  * Reads a positive exponent in toByteArray() form (array checked by
  * jbigi_check_array, len bytes) into op->limbs as exactly n limbs.  It fits
  * when len <= 8 n, or len = 8 n + 1 with a zero sign byte: every positive
- * value below 2^(64 n), which is how the arrays of all exponents up to the
- * modulus' limb width look.  op->value is not set (normalising it would
+ * value below 2^(64 n), which is how the arrays of all exponents of up to
+ * n limbs look (n: the exponent's own limb count, a bound's, or a table's
+ * reach).  op->value is not set (normalising it would
  * branch on the value).  A negative exponent reads as JBIGI_FIXED_WIDER:
  * the caller's general path refuses it.
  */
 int jbigi_read_exponent_fixed(JNIEnv *env, jbyteArray array, jsize len, size_t n, struct jbigi_operand *op);
+
+/*
+ * The limbs of the exponent in array (toByteArray() form, checked by
+ * jbigi_check_array, len bytes) at its own width: ceil(len / 8), one less
+ * when the array is one sign byte (zero) over whole limbs.  For an array
+ * in toByteArray() form that is the value's limb count (what bitLength
+ * shows), whatever its bits below; the first byte is read to tell a sign
+ * byte from a value byte, without a branch on it.  0 for a negative
+ * exponent (the caller's general path refuses it).
+ */
+size_t jbigi_exponent_own_limbs(JNIEnv *env, jbyteArray array, jsize len);
+
+/*
+ * 1 if the en = ceil(bits / 64) limbs at e hold a value below 2^bits,
+ * found without a branch on the limbs: only the top limb can hold more.
+ */
+int jbigi_limbs_below_bits(const mp_limb_t *e, size_t en, size_t bits);
 
 /*
  * Reads an unsigned big-endian array (checked by jbigi_check_array, len
@@ -99,7 +117,7 @@ int jbigi_operand_space(JNIEnv *env, size_t n, struct jbigi_operand *op);
 
 /*
  * A new byte[] holding the n limbs at limbs in toByteArray() form, staged
- * in a buffer sized from n (the modulus' width) and found by a loop over
+ * in a buffer sized from n (the modulus' limbs) and found by a loop over
  * all of it; only the new array's length, which BigInteger's form makes
  * the value's own, and the JVM's copy into it follow the value.
  */

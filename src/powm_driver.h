@@ -61,11 +61,12 @@ typedef struct {
 #define JBIGI_CT_WINDOW 5
 #define JBIGI_CT_ENTRIES (1u << JBIGI_CT_WINDOW)
 
-/* The constant-time window's width for an exponent of bits bits (padded to
- * the modulus' limbs, so public): 4 below 512 bits, where a 16-entry table
- * costs fewer products and half the masked reads per window; on the ADX
- * engine at 256 bits 0.91 of the 5-bit window's time (doc/engines.md).
- * From 512 bits 5, JBIGI_CT_ENTRIES entries. */
+/* The constant-time window's width for an exponent of bits bits (all the
+ * bits of its en limbs, so public): 4 below 512 bits, where a 16-entry
+ * table costs fewer products and half the masked reads per window (192 to
+ * 448 bits: the short secrets of DSA and ElGamal); on the ADX engine at
+ * 256 bits 0.91 of the 5-bit window's time (doc/engines.md).  From 512
+ * bits 5, JBIGI_CT_ENTRIES entries. */
 static inline unsigned jbigi_ct_window_width(size_t bits)
 {
     return bits < 512 ? JBIGI_CT_WINDOW - 1 : JBIGI_CT_WINDOW;

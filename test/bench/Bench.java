@@ -95,6 +95,7 @@ public final class Bench {
     private final List<FixedBaseRow> fixedBaseRows = new ArrayList<>();
     private final List<WipeRow> wipeRows = new ArrayList<>();
     private final List<Group> groups = new ArrayList<>();
+    private final List<BenchReport.ShortRow> shortRows = new ArrayList<>();
 
     private Bench(BenchOptions options) {
         this.options = options;
@@ -146,6 +147,7 @@ public final class Bench {
         BenchReport.printEngines(System.out, rows);
         BenchReport.printOpenSsl(System.out, rows);
         BenchReport.printFixedBase(System.out, fixedBaseRows);
+        BenchReport.printShort(System.out, shortRows);
         BenchReport.printWiping(System.out, wipeRows,
                 options.wipe && raw == null && Arrays.stream(options.sizes).anyMatch(BenchOptions::wipeSize));
         BenchReport.writeCsv(options.out.resolve("results.csv"), cases);
@@ -206,6 +208,12 @@ public final class Bench {
             BenchInputs.Set set = BenchInputs.group14(options.pool);
             sets.put(set.name, set);
         }
+        if (options.shortExponents) {
+            for (int[] shape : BenchOptions.SHORT_SHAPES) {
+                BenchInputs.Set set = BenchInputs.randomShort(shape[0], shape[1], options.pool);
+                sets.put(set.name, set);
+            }
+        }
         return sets;
     }
 
@@ -220,6 +228,10 @@ public final class Bench {
         }
         if (options.i2p)
             addPowGroup(sets.get("i2p-group14"), null, raw);
+        if (options.shortExponents) {
+            for (int[] shape : BenchOptions.SHORT_SHAPES)
+                addShortGroup(sets.get("short-" + shape[0] + "-" + shape[1]), shape[1], raw);
+        }
         for (int bits : sizes) {
             if (options.wipeAt(bits))
                 addWipeGroup(sets.get("modpow-" + bits), sets.get("modinv-" + bits), raw);
@@ -403,6 +415,60 @@ public final class Bench {
         group.fixedBaseSet = set;
         group.fixedBase = row;
         fixedBaseRows.add(row);
+    }
+
+    /**
+     * Short exponents (below 2^ebits) under a larger modulus, on every
+     * engine this CPU runs, each forced for its own cases: modPow,
+     * modPowCT, the bounded modPowCT(e, m, ebits), and an explicit
+     * FixedBase (tables built under that engine before timing) through
+     * modPowCT and its bounded form; beside BigInteger.modPow, mpz_powm and
+     * mpz_powm_sec on the same inputs.  One base and modulus for all rows.
+     * Operation names: "<op> e<ebits> <engine>".
+     */
+    private void addShortGroup(BenchInputs.Set set, int ebits, BenchRawGmp raw) {
+        Group group = new Group("short", set.bits);
+        BigInteger base = set.rows[0][0];
+        BigInteger modulus = set.rows[0][2];
+        NativeBigInteger nativeModulus = set.nativeColumn(2)[0];
+        BigInteger[] exponent = set.column(1);
+        String e = " e" + ebits;
+        Case java = add(group, "modPow" + e, set, "BigInteger", k -> base.modPow(exponent[k], modulus));
+        Case rawPow = addRaw(group, raw, "modPow" + e + " gmp-C", set, "powm", null, "raw-C");
+        Case rawSec = addRaw(group, raw, "modPowCT" + e + " gmp-C", set, "powm_sec", null, "raw-C");
+        link(rawPow, java, rawPow);
+        link(rawSec, java, rawSec);
+        List<String> engines = new ArrayList<>();
+        for (String engine : new String[] {"gmp", "adx", "ifma"}) {
+            if (engineRuns(engine))
+                engines.add(engine);
+        }
+        for (String engine : engines) {
+            String tag = e + " " + engine;
+            Case pow = add(group, "modPow" + tag, set, "NativeBigInteger",
+                    k -> withEngine(engine, () -> NativeBigInteger.modPow(base, exponent[k], nativeModulus)));
+            Case ct = add(group, "modPowCT" + tag, set, "NativeBigInteger",
+                    k -> withEngine(engine, () -> NativeBigInteger.modPowCT(base, exponent[k], nativeModulus)));
+            Case bound = add(group, "modPowCT-bound" + tag, set, "NativeBigInteger",
+                    k -> withEngine(engine, () -> NativeBigInteger.modPowCT(base, exponent[k], nativeModulus, ebits)));
+            FixedBase fb = withEngine(engine, () -> {
+                FixedBase f = NativeBigInteger.fixedBase(base, modulus);
+                f.modPowCT(exponent[0]);
+                return f;
+            });
+            Case fbCT = add(group, "FB-modPowCT" + tag, set, "FixedBase",
+                    k -> withEngine(engine, () -> fb.modPowCT(exponent[k])));
+            Case fbBound = add(group, "FB-modPowCT-bound" + tag, set, "FixedBase",
+                    k -> withEngine(engine, () -> fb.modPowCT(exponent[k], ebits)));
+            link(pow, java, rawPow);
+            for (Case c : new Case[] {ct, bound, fbCT, fbBound})
+                link(c, java, rawSec);
+            rows.add(new Row(pow.operation, set.bits, java, pow, rawPow));
+            for (Case c : new Case[] {ct, bound, fbCT, fbBound})
+                rows.add(new Row(c.operation, set.bits, java, c, rawSec));
+            shortRows.add(new BenchReport.ShortRow(set.bits, ebits, engine, java, pow, ct, bound, fbCT, fbBound));
+        }
+        groups.add(group);
     }
 
     /** modInverse: the prime modulus converted once, the value on every call. */

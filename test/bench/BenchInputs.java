@@ -87,6 +87,26 @@ final class BenchInputs {
         return new Set("fixedbase-" + pow.bits, true, pow.bits, rows);
     }
 
+    /**
+     * Short exponents: one odd modulus of bits bits and one base (so the
+     * fixed-base cases run on the very inputs of the plain ones), random
+     * exponents below 2^ebits (not 0), as secrets drawn below a bound are.
+     */
+    static Set randomShort(int bits, int ebits, int count) {
+        Random random = new Random(POW_SEED + 31L * bits + ebits);
+        BigInteger modulus = new BigInteger(bits, random).setBit(bits - 1).setBit(0);
+        BigInteger base = below(modulus, random);
+        BigInteger[][] rows = new BigInteger[count][];
+        for (int r = 0; r < count; r++) {
+            BigInteger exponent;
+            do
+                exponent = new BigInteger(ebits, random);
+            while (exponent.signum() == 0);
+            rows[r] = new BigInteger[] {base, exponent, modulus};
+        }
+        return new Set("short-" + bits + "-" + ebits, true, bits, rows);
+    }
+
     /** I2P's Diffie-Hellman and ElGamal: 2^x mod the RFC 3526 group 14 prime, 2048-bit x. */
     static Set group14(int count) {
         Random random = new Random(GROUP14_SEED);

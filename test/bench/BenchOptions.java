@@ -20,6 +20,10 @@ final class BenchOptions {
     boolean i2p = true;
     boolean fixedBase = true;
     boolean wipe = true;
+    /** The short-exponent rows (SHORT_SHAPES), whatever --sizes says. */
+    boolean shortExponents = true;
+    /** Modulus and exponent bits of the short-exponent rows: DSA's, 224- and 256-bit secrets, I2P's short ElGamal keys. */
+    static final int[][] SHORT_SHAPES = {{1024, 160}, {2048, 224}, {2048, 256}, {2048, 226}};
     String rawgmp;
     Path out = Paths.get("build/bench");
     int samples = 9;
@@ -74,8 +78,9 @@ final class BenchOptions {
                         o.i2p = ops.contains("i2p");
                         o.fixedBase = ops.contains("fixedBase");
                         o.wipe = ops.contains("wipe");
-                        if (!o.modPow && !o.modInverse && !o.i2p && !o.fixedBase && !o.wipe)
-                            return usage("--ops takes modPow, modInverse, i2p, fixedBase, wipe");
+                        o.shortExponents = ops.contains("short");
+                        if (!o.modPow && !o.modInverse && !o.i2p && !o.fixedBase && !o.wipe && !o.shortExponents)
+                            return usage("--ops takes modPow, modInverse, i2p, fixedBase, wipe, short");
                         break;
                     case "--rawgmp":
                         o.rawgmp = args[++i];
@@ -112,7 +117,7 @@ final class BenchOptions {
 
     private static BenchOptions usage(String problem) {
         System.err.println("bench: " + problem);
-        System.err.println("usage: Bench [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p,fixedBase,wipe]"
+        System.err.println("usage: Bench [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p,fixedBase,wipe,short]"
                 + " [--rawgmp PROGRAM] [--out DIR] [--samples N] [--sample-ms N]");
         System.err.println("  fixedBase runs at the sizes of " + Arrays.toString(FIXED_BASE_SIZES)
                 + " in --sizes, wipe (needs --rawgmp) at those of " + Arrays.toString(WIPE_SIZES) + ".");

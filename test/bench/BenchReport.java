@@ -95,6 +95,42 @@ final class BenchReport {
     private BenchReport() {
     }
 
+    /** The short-exponent cases of one shape and engine. */
+    static final class ShortRow {
+        final int bits, ebits;
+        final String engine;
+        final Case java, pow, ct, bound, fbCT, fbBound;
+
+        ShortRow(int bits, int ebits, String engine, Case java, Case pow, Case ct, Case bound, Case fbCT, Case fbBound) {
+            this.bits = bits;
+            this.ebits = ebits;
+            this.engine = engine;
+            this.java = java;
+            this.pow = pow;
+            this.ct = ct;
+            this.bound = bound;
+            this.fbCT = fbCT;
+            this.fbBound = fbBound;
+        }
+    }
+
+    /** Short exponents: each engine's times as fractions of BigInteger.modPow's, and the fixed-base path's of modPowCT's. */
+    static void printShort(PrintStream out, List<ShortRow> rows) {
+        if (rows.isEmpty())
+            return;
+        out.println();
+        out.println("Short exponents (modulus/exponent bits), each engine forced: time as a fraction of BigInteger.modPow's");
+        out.println("in the same rounds; FB: an explicit FixedBase (its table built under that engine); the last column");
+        out.println("the fixed-base constant-time path's time over the plain modPowCT's.");
+        String cols = "%-10s %-5s %9s %7s %9s %9s %9s %9s %10s%n";
+        out.printf(cols, "shape", "engine", "BI us", "modPow", "modPowCT", "CT-bound", "FB-CT", "FB-bound", "FB-CT/CT");
+        for (ShortRow r : rows) {
+            out.printf(Locale.ROOT, cols, r.bits + "/" + r.ebits, r.engine, micros(r.java.median()),
+                    ratio(r.pow, r.java), ratio(r.ct, r.java), ratio(r.bound, r.java), ratio(r.fbCT, r.java),
+                    ratio(r.fbBound, r.java), ratio(r.fbCT, r.ct));
+        }
+    }
+
     static void printTable(PrintStream out, List<Row> rows, int samples, long sampleMillis) {
         String timed = "%10s %-14s";
         out.printf("%-24s %5s  %-25s  %-34s  %-25s  %7s %7s%n",

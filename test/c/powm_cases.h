@@ -98,13 +98,14 @@ static inline void edge_moduli(mp_size_t n, mp_limb_t (*out)[MAXN], int *count)
 /* An engine's two exponentiations, as the comparison below calls them. */
 typedef int (*engine_powm_fn)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                               const mp_limb_t *m, mp_size_t n);
-typedef int (*engine_powm_sec_fn)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, const mp_limb_t *m,
-                                  mp_size_t n);
+typedef int (*engine_powm_sec_fn)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                                  const mp_limb_t *m, mp_size_t n);
 
 /*
  * Runs an engine's exponentiations on (b, e, m) and checks them against
- * GMP: powm against mpz_powm and, with with_ct, powm_sec (e zero-padded to
- * n limbs) against mpz_powm_sec (1 mod m for e = 0, which GMP's refuses).
+ * GMP: powm against mpz_powm and, with with_ct, powm_sec against
+ * mpz_powm_sec (1 mod m for e = 0, which GMP's refuses), twice: e at its
+ * own en limbs (the short exponent's path), and zero-padded to n limbs.
  * b has n limbs and is < m; e has en <= n limbs.  Returns how many
  * exponentiations were compared.
  */
@@ -133,12 +134,17 @@ static inline unsigned long check_engine_case(engine_powm_fn powm, engine_powm_s
             mpz_powm_sec(want, zb, ze, zm);
         else
             mpz_set_ui(want, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
-        memset(r, 0x5a, sizeof r);
-        rc = powm_sec(r, b, epad, m, n);
-        CHECK(rc == 0, "%s: powm_sec n=%ld returned %d", what, (long)n, rc);
-        CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm_sec differs from mpz_powm_sec (n=%ld)", what,
-              (long)n);
-        compared++;
+        const mp_size_t widths[2] = {en, n};
+        for (int k = 0; k < 2; k++) {
+            if (widths[k] < 1 || (k == 1 && en == n))
+                continue;
+            memset(r, 0x5a, sizeof r);
+            rc = powm_sec(r, b, epad, widths[k], m, n);
+            CHECK(rc == 0, "%s: powm_sec n=%ld en=%ld returned %d", what, (long)n, (long)widths[k], rc);
+            CHECK(rc == 0 && limbs_equal_mpz(r, n, want), "%s: powm_sec differs from mpz_powm_sec (n=%ld, en=%ld)",
+                  what, (long)n, (long)widths[k]);
+            compared++;
+        }
     }
     mpz_clear(want);
     return compared;

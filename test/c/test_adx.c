@@ -196,7 +196,7 @@ static void check_switch(void)
         mp_limb_t m[32], b[32] = {0}, e[32] = {3}, r[32];
         memset(m, 0xff, sizeof m);
         CHECK(jbigi_adx_powm(r, b, e, 1, m, 32) == JBIGI_ADX_UNSUPPORTED, "powm ran without the CPU");
-        CHECK(jbigi_adx_powm_sec(r, b, e, m, 32) == JBIGI_ADX_UNSUPPORTED, "powm_sec ran without the CPU");
+        CHECK(jbigi_adx_powm_sec(r, b, e, 32, m, 32) == JBIGI_ADX_UNSUPPORTED, "powm_sec ran without the CPU");
     } else {
         mp_limb_t m[MAXN + 1], b[MAXN + 1] = {0}, e[MAXN + 1] = {3}, r[MAXN + 1];
         memset(m, 0xff, sizeof m);

@@ -6,9 +6,12 @@
 #include <gmp.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "arith.h"
 #include "check.h"
 #include "convert.h"
+#include "engine.h"
 
 /* value = the len bytes as unsigned base-256 digits. */
 static void unsigned_import(mpz_t value, const uint8_t *bytes, size_t len)
@@ -187,10 +190,61 @@ static void check_powers(void)
     mpz_clears(base, exp, m, NULL);
 }
 
+/*
+ * Exponents shorter and longer than the modulus, at their own limb count
+ * and one limb wider, on every engine this CPU runs (forced one after the
+ * other): bit lengths at the limb boundaries and at the bounds DSA and
+ * ElGamal use, top bits set and clear below the top one, random bases and
+ * the base 2 (its own path on GMP's engine).
+ */
+static void check_short_powers(void)
+{
+    static const char *const engines[] = {"gmp", "adx", "ifma"};
+    static const unsigned moduli[] = {64, 65, 192, 256, 512, 576, 1024, 1536, 2048, 3072, 4096};
+    static const unsigned exps[] = {1, 2, 63, 64, 65, 127, 128, 129, 159, 160, 161, 192, 193, 224, 225,
+                                    226, 255, 256, 257, 512, 1024, 2048, 2049, 4096, 4200};
+    mpz_t base, exp, m;
+    mpz_inits(base, exp, m, NULL);
+    for (size_t k = 0; k < sizeof engines / sizeof engines[0]; k++) {
+        if (jbigi_engine_force(engines[k]) != 0)
+            continue; /* this CPU does not run it */
+        for (size_t s = 0; s < sizeof moduli / sizeof moduli[0]; s++) {
+            const unsigned bits = moduli[s];
+            for (size_t x = 0; x < sizeof exps / sizeof exps[0]; x++) {
+                const unsigned ebits = exps[x];
+                if (ebits > 2 * bits + 128 || ebits > 4096 + 128)
+                    continue;
+                uint8_t buf[1100];
+                rng_bytes(buf, sizeof buf);
+                unsigned_import(m, buf, (bits + 7) / 8);
+                mpz_fdiv_r_2exp(m, m, bits);
+                mpz_setbit(m, bits - 1);
+                mpz_setbit(m, 0);
+                unsigned_import(base, buf + 520, (bits + 7) / 8);
+                unsigned_import(exp, buf + 1, (ebits + 7) / 8);
+                mpz_fdiv_r_2exp(exp, exp, ebits);
+                mpz_setbit(exp, ebits - 1);
+                if (x % 2 == 0 && ebits > 40) /* the bits below the top one clear */
+                    for (unsigned i = ebits - 33; i < ebits - 1; i++)
+                        mpz_clrbit(exp, i);
+                const mp_size_t own = (mp_size_t)mpz_size(exp);
+                check_power(base, exp, m, own);
+                check_power(base, exp, m, own + 1);
+                mpz_set_ui(base, 2);
+                check_power(base, exp, m, own);
+            }
+        }
+    }
+    const char *env = getenv("JBIGI_ENGINE");
+    jbigi_engine_force(env != NULL ? env : "auto");
+    mpz_clears(base, exp, m, NULL);
+}
+
 int main(void)
 {
     test_seed("test_fixed_width");
     check_conversions();
     check_powers();
+    check_short_powers();
     return finish("test_fixed_width");
 }

@@ -3,6 +3,7 @@
  * variants, many comb shapes, and malformed tables that must be refused.
  */
 #include <gmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,114 @@ static void check_adx_tables(void)
     }
 }
 
+static const char *const engines[] = {"gmp", "adx", "ifma"};
+#define ENGINES (sizeof engines / sizeof engines[0])
+
+/* Back to the choice the process started with. */
+static void engine_restore(void)
+{
+    const char *env = getenv("JBIGI_ENGINE");
+    jbigi_engine_force(env != NULL ? env : "auto");
+}
+
+/* base^e from the table on both paths, at e's own limbs (mpz) and through
+ * jbigi_fb_powm_ct_limbs at its own limbs and one more, against want. */
+static void check_table_power(const mp_limb_t *table, size_t limbs, const mpz_t e, const mpz_t want,
+                              const char *what, unsigned ebits)
+{
+    mpz_t r;
+    mpz_init(r);
+    for (int ct = 0; ct <= 1; ct++) {
+        enum jbigi_status st = jbigi_fb_powm(r, table, limbs, e, ct);
+        CHECK(st == JBIGI_OK && mpz_cmp(r, want) == 0, "%s: exponent bits %u ct=%d: status %d", what, ebits, ct, st);
+    }
+    size_t n, reach_limbs;
+    CHECK(jbigi_fb_shape(table, limbs, &n, &reach_limbs), "%s: shape", what);
+    const size_t own = mpz_size(e) > 0 ? mpz_size(e) : 1;
+    for (size_t en = own; en <= own + 1 && en <= reach_limbs; en++) {
+        mp_limb_t *ep = calloc(en, sizeof(mp_limb_t)), *out = calloc(n, sizeof(mp_limb_t));
+        mpn_copyi(ep, mpz_limbs_read(e), (mp_size_t)mpz_size(e));
+        enum jbigi_status st = jbigi_fb_powm_ct_limbs(out, table, limbs, ep, en);
+        mpz_t got;
+        CHECK(st == JBIGI_OK && mpz_cmp(mpz_roinit_n(got, out, (mp_size_t)n), want) == 0,
+              "%s: ct_limbs exponent bits %u at %zu limbs: status %d", what, ebits, en, st);
+        free(ep);
+        free(out);
+    }
+    /* More limbs than the reach has: refused, whatever they hold. */
+    mp_limb_t *ep = calloc(reach_limbs + 1, sizeof(mp_limb_t)), *out = calloc(n, sizeof(mp_limb_t));
+    ep[0] = 1;
+    CHECK(jbigi_fb_powm_ct_limbs(out, table, limbs, ep, reach_limbs + 1) == JBIGI_EXPONENT_TOO_LONG,
+          "%s: an exponent wider than the reach accepted", what);
+    free(ep);
+    free(out);
+    mpz_clear(r);
+}
+
+/*
+ * Exponents shorter than the modulus, on tables made under every engine
+ * this CPU runs and evaluated under every one (a table's format decides
+ * its engine), several comb shapes; and tables sized under one engine and
+ * built under another: the build takes either format's size.
+ */
+static void check_short_exponents(void)
+{
+    static const unsigned moduli[] = {256, 1024, 2048, 3072};
+    static const unsigned shapes[][2] = {{5, 6}, {6, 6}, {5, 5}, {7, 4}, {8, 2}, {1, 1}, {3, 7}};
+    static const unsigned exps[] = {1, 63, 64, 65, 128, 159, 160, 161, 192, 193, 224, 226, 256, 257, 512, 1023};
+    mpz_t m, base, e, want;
+    mpz_inits(m, base, e, want, NULL);
+    for (size_t sized = 0; sized < ENGINES; sized++) {
+        for (size_t built = 0; built < ENGINES; built++) {
+            if (jbigi_engine_force(engines[sized]) != 0 || jbigi_engine_force(engines[built]) != 0)
+                continue;
+            for (size_t s = 0; s < sizeof moduli / sizeof moduli[0]; s++) {
+                const unsigned bits = moduli[s];
+                const unsigned *shape = shapes[(s + sized + built) % (sizeof shapes / sizeof shapes[0])];
+                mpz_urandomb(m, state, bits);
+                mpz_setbit(m, bits - 1);
+                mpz_setbit(m, 0);
+                mpz_urandomb(base, state, bits);
+                jbigi_engine_force(engines[sized]);
+                const size_t limbs = jbigi_fb_table_limbs(mpz_size(m), shape[0], shape[1]);
+                CHECK(jbigi_fb_table_limbs_fit(mpz_size(m), shape[0], shape[1], limbs), "size fits");
+                jbigi_engine_force(engines[built]);
+                CHECK(jbigi_fb_table_limbs_fit(mpz_size(m), shape[0], shape[1], limbs),
+                      "a size from under %s refused under %s", engines[sized], engines[built]);
+                mp_limb_t *table = malloc(limbs * sizeof(mp_limb_t));
+                enum jbigi_status st = jbigi_fb_build(table, limbs, base, m, shape[0], shape[1], bits);
+                CHECK(st == JBIGI_OK, "%u bits: sized under %s, built under %s: status %d", bits, engines[sized],
+                      engines[built], st);
+                if (st != JBIGI_OK) {
+                    free(table);
+                    continue;
+                }
+                for (size_t used = 0; used < ENGINES; used++) {
+                    if (jbigi_engine_force(engines[used]) != 0)
+                        continue;
+                    char what[160];
+                    snprintf(what, sizeof what, "%u bits %ux%u, sized under %s, built under %s, used under %s", bits,
+                             shape[0], shape[1], engines[sized], engines[built], engines[used]);
+                    for (size_t x = 0; x < sizeof exps / sizeof exps[0]; x++) {
+                        if (exps[x] > bits)
+                            continue;
+                        mpz_urandomb(e, state, exps[x]);
+                        mpz_setbit(e, exps[x] - 1);
+                        if (x % 2 == 0 && exps[x] > 40) /* the bits below the top one clear */
+                            for (unsigned i = exps[x] - 33; i < exps[x] - 1; i++)
+                                mpz_clrbit(e, i);
+                        mpz_powm(want, base, e, m);
+                        check_table_power(table, limbs, e, want, what, exps[x]);
+                    }
+                }
+                free(table);
+            }
+        }
+    }
+    engine_restore();
+    mpz_clears(m, base, e, want, NULL);
+}
+
 int main(void)
 {
     uint64_t seed = test_seed("test_fixedbase");
@@ -208,6 +317,7 @@ int main(void)
     check_shape(3072, 8, 2, 4);
     check_shape(8192, 8, 2, 2);
     check_adx_tables();
+    check_short_exponents();
     gmp_randclear(state);
     return finish("test_fixedbase");
 }

@@ -277,7 +277,7 @@ static void check_switch(void)
         e[0] = 3;
         CHECK(!jbigi_engine_ifma_takes(32), "unavailable engine takes a size");
         CHECK(jbigi_ifma_powm(r, b, e, 1, m, 32) == JBIGI_IFMA_UNSUPPORTED, "unavailable powm ran");
-        CHECK(jbigi_ifma_powm_sec(r, b, e, m, 32) == JBIGI_IFMA_UNSUPPORTED, "unavailable powm_sec ran");
+        CHECK(jbigi_ifma_powm_sec(r, b, e, 32, m, 32) == JBIGI_IFMA_UNSUPPORTED, "unavailable powm_sec ran");
         jbigi_ifma_ctx ctx;
         CHECK(jbigi_ifma_ctx_init(&ctx, m, 32, 0) == JBIGI_IFMA_UNSUPPORTED, "unavailable ctx_init ran");
     } else {

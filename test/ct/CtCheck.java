@@ -6,7 +6,8 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * Does the running time of nativeModPowCT depend on the exponent's bits or length?
+ * Does the running time of nativeModPowCT depend on the exponent's bits, or
+ * on its length beyond its limb count (the public size its work follows)?
  * A dudect-style test (Reparaz, Balasch, Verbauwhede, "Dude, is my code
  * constant time?", 2017): time many calls with exponents from two classes,
  * in random order, and ask with Welch's t-test whether the two timing
@@ -16,11 +17,12 @@ import java.util.Random;
  * class A one fixed 2048-bit exponent of low Hamming weight, class B a fresh
  * random 2048-bit exponent per call, both with the top bit set, so only the
  * bits differ.  Length: class A random 2048-bit exponents, class B random
- * 1800-bit ones, so the length differs (the constant-time paths process the
- * exponent over the modulus' full width and must not show it).  Then the
- * same on nativeModPow, whose sliding-window exponentiation does fewer
- * multiplications for a sparse or short exponent: it should show a large
- * |t| in both, which shows that the measurement can see a leak at all.
+ * 2016-bit ones (the top 32 bits clear), so the length differs within the
+ * same limb count (the constant-time paths process the exponent over its
+ * limb count and must not show more).  Then the same on nativeModPow,
+ * whose sliding-window exponentiation does fewer multiplications for a
+ * sparse or short exponent: it should show a large |t| in both, which
+ * shows that the measurement can see a leak at all.
  *
  * |t| above 10 is taken as a leak (dudect's threshold; with 100,000
  * samples a real difference drives t far beyond it).  The largest |t| over
@@ -46,12 +48,25 @@ import java.util.Random;
  * experiments take --wide-measurements (default a tenth of
  * --measurements, to keep the run to a few minutes).
  *
+ * Short exponents, at 1024/160 and 2048/256 (modulus/exponent bits, DSA's
+ * and a 256-bit secret's shapes): the top-bit experiment on secrets below
+ * the bound (class A bit bound-1 set, class B it clear and the next set)
+ * for the three forms (nativeModPowCT on toByteArray() arrays, a byte
+ * apart; nativeModPowCTBound with the bound; nativeModPowCTFixed on
+ * bound-length arrays) and the fixed-base constant-time path (plain and
+ * bounded); and the limb-count experiment: exponents of one limb count
+ * (3 and 4 limbs), class A with the limb's top bit set, class B with its
+ * top 32 bits clear, for nativeModPowCT, nativeModPowCTBound and the
+ * fixed-base path.  Control: nativeModPow on the limb-count inputs.
+ * --only-short runs these alone.
+ *
  * A measurement, not a test: run it on a quiet machine.  Exit status 0 when
  * the constant-time paths show no leak and every control does, 1 when a
  * constant-time path leaks, 2 when a control shows none (the measurement
  * saw nothing).
  *
  *   CtCheck [--measurements N] [--wide-measurements N] [--seed S] [--no-fixed-base] [--only-top-bit]
+ *           [--only-short]
  */
 public final class CtCheck {
     static final double THRESHOLD = 10;
@@ -69,6 +84,7 @@ public final class CtCheck {
         long seed = System.nanoTime();
         boolean fixedBase = true;
         boolean onlyTopBit = false;
+        boolean onlyShort = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--measurements") && i + 1 < args.length)
                 measurements = Integer.parseInt(args[++i]);
@@ -76,13 +92,15 @@ public final class CtCheck {
                 wideMeasurements = Integer.parseInt(args[++i]);
             else if (args[i].equals("--only-top-bit"))
                 onlyTopBit = true;
+            else if (args[i].equals("--only-short"))
+                onlyShort = true;
             else if (args[i].equals("--seed") && i + 1 < args.length)
                 seed = Long.parseLong(args[++i]);
             else if (args[i].equals("--no-fixed-base"))
                 fixedBase = false;
             else {
                 System.err.println("usage: CtCheck [--measurements N] [--wide-measurements N] [--seed S]"
-                        + " [--no-fixed-base] [--only-top-bit]");
+                        + " [--no-fixed-base] [--only-top-bit] [--only-short]");
                 System.exit(64);
             }
         }
@@ -99,7 +117,7 @@ public final class CtCheck {
         double ct = 0;
         double vt = Double.MAX_VALUE;
         double fixedCt = 0;
-        if (!onlyTopBit) {
+        if (!onlyTopBit && !onlyShort) {
             // Two experiments over one modulus and base: the exponent's bits
             // (fixed sparse against random, equal lengths), and its length
             // (full width against SHORT_BITS, both random).
@@ -137,8 +155,16 @@ public final class CtCheck {
             }
         }
 
+        // Short exponents: the top bit below a bound, and the length within a limb count.
+        if (!onlyTopBit) {
+            double[] s = shortExponents(random, measurements, fixedBase && NativeBigInteger.hasFixedBase());
+            ct = Math.max(ct, s[0]);
+            fixedCt = Math.max(fixedCt, s[1]);
+            vt = Math.min(vt, s[2]);
+        }
+
         // The top bit of full-width exponents, at two sizes.
-        for (int bits : new int[] {BITS, 2 * BITS}) {
+        for (int bits : onlyShort ? new int[0] : new int[] {BITS, 2 * BITS}) {
             TopBit top = new TopBit(random, bits == BITS ? measurements : wideMeasurements, bits);
             double c = measure("nativeModPowCT      " + top.name, NativeBigInteger::nativeModPowCT, top.signed);
             double f = NativeBigInteger.constantTimeEdgeToEdge()
@@ -177,14 +203,64 @@ public final class CtCheck {
     }
 
     /**
+     * The short-exponent experiments (see the class comment); returns the
+     * largest |t| of the constant-time natives, of the fixed-base
+     * constant-time path, and the smallest of the controls.
+     */
+    static double[] shortExponents(Random random, int n, boolean fixedBase) {
+        double ct = 0, fixedCt = 0, control = Double.MAX_VALUE;
+        for (int[] shape : new int[][] {{1024, 160}, {2048, 256}}) {
+            final int bits = shape[0], bound = shape[1];
+            TopBit top = new TopBit(random, n, bits, bound);
+            double c = measure("nativeModPowCT      " + top.name, NativeBigInteger::nativeModPowCT, top.signed);
+            double b = measure("nativeModPowCTBound " + top.name,
+                    (x, e, m) -> NativeBigInteger.nativeModPowCTBound(x, e, m, bound), top.signed);
+            double f = measure("nativeModPowCTFixed " + top.name, NativeBigInteger::nativeModPowCTFixed, top.unsigned);
+            double fb = 0, fbb = 0;
+            ByteBuffer table = null;
+            if (fixedBase) {
+                table = FixedBase.buildTable(top.signed.base, top.signed.modulus, FixedBase.constantTimeRows(bits),
+                        FixedBase.constantTimeBlocks(bits), bits);
+                final ByteBuffer t = table;
+                fb = measure("fixed-base CT       " + top.name, (x, e, m) -> FixedBase.nativeModPow(t, e, true),
+                        top.signed);
+                fbb = measure("fixed-base CT bound " + top.name,
+                        (x, e, m) -> FixedBase.nativeModPowCTBound(t, e, bound), top.signed);
+            }
+            System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPowCTBound = %.2f, nativeModPowCTFixed = %.2f,"
+                    + " fixed-base CT = %.2f, bounded = %.2f%n", top.name, c, b, f, fb, fbb);
+            ct = Math.max(ct, Math.max(c, Math.max(b, f)));
+            fixedCt = Math.max(fixedCt, Math.max(fb, fbb));
+
+            final int limbBits = (bound + 63) / 64 * 64;
+            Inputs limbs = Inputs.sameLimbs(random, n, top.signed, limbBits);
+            double lc = measure("nativeModPowCT      " + limbs.name, NativeBigInteger::nativeModPowCT, limbs);
+            double lb = measure("nativeModPowCTBound " + limbs.name,
+                    (x, e, m) -> NativeBigInteger.nativeModPowCTBound(x, e, m, limbBits), limbs);
+            double lfb = 0;
+            if (table != null) {
+                final ByteBuffer t = table;
+                lfb = measure("fixed-base CT       " + limbs.name, (x, e, m) -> FixedBase.nativeModPow(t, e, true),
+                        limbs);
+            }
+            double lv = measure("nativeModPow        " + limbs.name, NativeBigInteger::nativeModPow, limbs,
+                    Math.max(1000, n / 20));
+            System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPowCTBound = %.2f, fixed-base CT = %.2f;"
+                    + " control nativeModPow = %.2f%n", limbs.name, lc, lb, lfb, lv);
+            ct = Math.max(ct, Math.max(lc, lb));
+            fixedCt = Math.max(fixedCt, lfb);
+            control = Math.min(control, lv);
+        }
+        return new double[] {ct, fixedCt, control};
+    }
+
+    /**
      * The top-bit experiment's control: a deliberately length-dependent
      * path, measured on the same arrays.  nativeModPowCTFixed given the
-     * toByteArray() forms pads the exponent to its array's own width, so
+     * toByteArray() forms takes the exponent at its array's own width, so
      * class A (a sign byte more) is taken one limb wider: 64 more squarings
-     * on GMP's mpn_sec_powm (about 3%), and with the IFMA engine a
-     * different engine too, as the engine's constant-time path takes only
-     * exponents of exactly the modulus' width.  The shape of the leak this
-     * experiment looks for (work that follows the array's length), larger.
+     * (about 3%).  The shape of the leak this experiment looks for (work
+     * that follows the array's length), larger.
      * A twentieth of the measurements (at least 1,000), plenty for a
      * difference of that size.
      * Without the fixed-length native (an older library), nativeModPow's
@@ -197,8 +273,8 @@ public final class CtCheck {
         return measure("control CTFixed, own width " + top.name, NativeBigInteger::nativeModPowCTFixed, top.signed, n);
     }
 
-    /** Exponent bits of the short class in the length experiment. */
-    static final int SHORT_BITS = 1800;
+    /** Exponent bits of the short class in the length experiment: the top 32 bits of 2048 clear. */
+    static final int SHORT_BITS = BITS - 32;
 
     /**
      * The top-bit experiment's inputs at one size: the same exponents in
@@ -210,7 +286,12 @@ public final class CtCheck {
         final Inputs unsigned;
 
         TopBit(Random random, int n, int bits) {
-            name = "[top bit " + bits + "]";
+            this(random, n, bits, bits);
+        }
+
+        /** Exponents below 2^ebits under a modulus of bits bits (ebits a multiple of 8). */
+        TopBit(Random random, int n, int bits, int ebits) {
+            name = ebits == bits ? "[top bit " + bits + "]" : "[top bit " + bits + "/" + ebits + "]";
             BigInteger m = new BigInteger(bits, random).setBit(bits - 1).setBit(0);
             BigInteger g = new BigInteger(bits, random).mod(m);
             boolean[] classA = new boolean[n];
@@ -218,16 +299,17 @@ public final class CtCheck {
             byte[][] unsignedExponents = new byte[n][];
             for (int i = 0; i < n; i++) {
                 classA[i] = random.nextBoolean();
-                BigInteger e = new BigInteger(bits, random).setBit(bits - 2);
-                e = classA[i] ? e.setBit(bits - 1) : e.clearBit(bits - 1);
+                BigInteger e = new BigInteger(ebits, random).setBit(ebits - 2);
+                e = classA[i] ? e.setBit(ebits - 1) : e.clearBit(ebits - 1);
                 signedExponents[i] = e.toByteArray();
-                unsignedExponents[i] = unsigned(e, bits / 8);
+                unsignedExponents[i] = unsigned(e, ebits / 8);
             }
             signed = new Inputs(name, g.toByteArray(), m.toByteArray(), classA, signedExponents, true);
             unsigned = new Inputs(name, unsigned(g, bits / 8), unsigned(m, bits / 8), classA, unsignedExponents, false);
-            System.out.println("top-bit experiment: class A random " + bits + "-bit exponents with the top bit set ("
-                    + (bits / 8 + 1) + "-byte arrays), class B with it clear and the next bit set (" + bits / 8
-                    + " bytes); the fixed-length form gets both as " + bits / 8 + " bytes; one modulus");
+            System.out.println("top-bit experiment: class A random " + ebits + "-bit exponents with the top bit set ("
+                    + (ebits / 8 + 1) + "-byte arrays), class B with it clear and the next bit set (" + ebits / 8
+                    + " bytes); the fixed-length form gets both as " + ebits / 8 + " bytes; one " + bits
+                    + "-bit modulus");
         }
 
         static byte[] unsigned(BigInteger v, int length) {
@@ -257,6 +339,28 @@ public final class CtCheck {
             this.classA = classA;
             this.exponents = exponents;
             this.signed = signed;
+        }
+
+        /**
+         * The limb-count experiment under the modulus and base of like:
+         * class A random limbBits-bit exponents (a whole number of limbs,
+         * the top bit set), class B with the top 32 bits clear and the next
+         * set: one limb count, lengths 32 bits apart.
+         */
+        static Inputs sameLimbs(Random random, int n, Inputs like, int limbBits) {
+            int bits = new BigInteger(like.modulus).bitLength();
+            boolean[] classA = new boolean[n];
+            byte[][] exponents = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                classA[i] = random.nextBoolean();
+                BigInteger e = classA[i] ? new BigInteger(limbBits, random).setBit(limbBits - 1)
+                        : new BigInteger(limbBits - 32, random).setBit(limbBits - 33);
+                exponents[i] = e.toByteArray();
+            }
+            String name = "[limbs " + bits + "/" + limbBits + "]";
+            System.out.println("limb-count experiment: class A random " + limbBits + "-bit exponents, class B random "
+                    + (limbBits - 32) + "-bit ones (" + limbBits / 64 + " limbs both), one " + bits + "-bit modulus");
+            return new Inputs(name, like.base, like.modulus, classA, exponents, true);
         }
 
         /**

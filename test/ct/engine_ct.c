@@ -48,7 +48,7 @@ _Static_assert(JBIGI_ADX_MAX_LIMBS == MAX_LIMBS, "the engines take the same size
 
 /* The engine measured (main sets it). */
 static int (*powm)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t, const mp_limb_t *, mp_size_t);
-static int (*powm_sec)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t);
+static int (*powm_sec)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t, const mp_limb_t *, mp_size_t);
 
 #define THRESHOLD 10.0
 static const double crops[] = {100, 99.9, 99, 95, 90, 75, 50};
@@ -110,7 +110,7 @@ static double measure(const char *name, int ct, mp_limb_t (*exps)[2][MAX_LIMBS],
         long k = i < 0 ? -i : i;
         const mp_limb_t *e = exps[k][cls[k]];
         double t0 = now_ns();
-        int rc = ct ? powm_sec(r, b, e, m, n) : powm(r, b, e, n, m, n);
+        int rc = ct ? powm_sec(r, b, e, n, m, n) : powm(r, b, e, n, m, n);
         double t1 = now_ns();
         if (rc != 0) {
             fprintf(stderr, "%s failed: %d\n", name, rc);
@@ -158,10 +158,11 @@ static int gmp_base2_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, 
     return jbigi_mpn_powm_base2(r, e, en, m, n, 0);
 }
 
-static int gmp_base2_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, const mp_limb_t *m, mp_size_t n)
+static int gmp_base2_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
+                              mp_size_t n)
 {
     (void)b;
-    return jbigi_mpn_powm_base2(r, e, n, m, n, 1);
+    return jbigi_mpn_powm_base2(r, e, en, m, n, 1);
 }
 
 int main(int argc, char **argv)

@@ -56,7 +56,7 @@ static const struct {
     const char *name;
     int (*cpu)(void);
     int (*powm)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t, const mp_limb_t *, mp_size_t);
-    int (*powm_sec)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t);
+    int (*powm_sec)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t, const mp_limb_t *, mp_size_t);
     int unsupported;
 } engines[] = {
     {"ifma", jbigi_ifma_cpu, jbigi_ifma_powm, jbigi_ifma_powm_sec, JBIGI_IFMA_UNSUPPORTED},
@@ -117,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *name = engines[k].name;
         if (!engines[k].cpu()) {
             REQUIRE(engines[k].powm(r, b, e, en, m, n) == engines[k].unsupported, "%s ran without its CPU", name);
-            REQUIRE(engines[k].powm_sec(r, b, e, m, n) == engines[k].unsupported, "%s ran without its CPU", name);
+            REQUIRE(engines[k].powm_sec(r, b, e, en, m, n) == engines[k].unsupported, "%s ran without its CPU", name);
             continue;
         }
         REQUIRE(engines[k].powm(r, b, e, en, m, n) == 0, "%s powm failed, n=%ld", name, (long)n);
@@ -125,7 +125,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 (long)n);
         if (!with_ct)
             continue;
-        REQUIRE(engines[k].powm_sec(r, b, e, m, n) == 0, "%s powm_sec failed, n=%ld", name, (long)n);
+        /* At the exponent's own limbs, then padded to the modulus'. */
+        REQUIRE(engines[k].powm_sec(r, b, e, en, m, n) == 0, "%s powm_sec failed, n=%ld", name, (long)n);
+        REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want_sec) == 0,
+                "%s powm_sec differs from mpz_powm_sec, n=%ld en=%ld", name, (long)n, (long)en);
+        REQUIRE(engines[k].powm_sec(r, b, e, n, m, n) == 0, "%s powm_sec failed, n=%ld", name, (long)n);
         REQUIRE(mpz_cmp(mpz_roinit_n(got, r, top(r, n)), want_sec) == 0,
                 "%s powm_sec differs from mpz_powm_sec, n=%ld", name, (long)n);
     }

@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
  * one squaring per 32 exponent bits instead of one per bit.  For a 2048-bit
  * modulus the table of {@link #modPow} takes 256 KiB (160 KiB with the IFMA
  * engine) and is built by {@link NativeBigInteger#fixedBase}; the one of
- * {@link #modPowCT} takes 96 KiB (60 KiB) and is built on its first use.
+ * {@link #modPowCT} takes 96 KiB (80 KiB) and is built on its first use.
  * Both cover exponents up to the modulus' bit length.
  *
  * <p><b>The tables belong to the caller.</b>  They live outside the Java heap,
@@ -164,12 +164,25 @@ public final class FixedBase implements Closeable {
     /**
      * base^exponent mod modulus from a table filled by nativeBuildTable, in
      * constant time if asked (then time and memory accesses depend only on
-     * the table's shape).
+     * the table's shape and the exponent's limb count, its array's length
+     * less a zero sign byte over whole limbs).
      *
      * @throws ArithmeticException if exponent < 0 or longer than the table covers
      * @throws IllegalArgumentException if table does not hold such a table
      */
     static native byte[] nativeModPow(ByteBuffer table, byte[] exponent, boolean constantTime);
+
+    /**
+     * base^exponent mod modulus in constant time from a table filled by
+     * nativeBuildTable, the exponent taken at exponentBits rounded up to
+     * limbs (time and memory accesses then depend only on the table's shape
+     * and exponentBits).
+     *
+     * @throws IllegalArgumentException if exponentBits is not from 1 to the
+     *         table's reach, the exponent is negative or 2^exponentBits or
+     *         more, or table does not hold such a table
+     */
+    static native byte[] nativeModPowCTBound(ByteBuffer table, byte[] exponent, int exponentBits);
 
     FixedBase(BigInteger base, BigInteger modulus) {
         this(base, modulus, null);
@@ -361,8 +374,12 @@ public final class FixedBase implements Closeable {
      * 0.82 to 0.91 of 5 x 4's time on the MULX/ADX engine and 0.88 to 0.965
      * on GMP's functions (96 KiB at 2048 bits); 5 x 5 from 1024 bits, where
      * 6 x 6 gave GMP's functions 1.06 (0.96 to 0.98).  The IFMA engine
-     * multiplies faster than it reads: 5 x 6 there, 0.945 to 0.965 of 5 x 4's
-     * time, larger blocks slower (doc/engines.md).
+     * multiplies faster than it reads: 5 rows there (5 x 6 was 0.945 to
+     * 0.965 of 5 x 4's time, more rows slower), and 8 blocks: a short
+     * exponent runs only the blocks its limbs reach, and a block of 5 x 8
+     * spans 260 bits at 2048 (345 of 5 x 6), so a 256-bit one takes 51
+     * squarings and 52 products rather than 68 and 69; 80 KiB at 2048 bits
+     * (doc/engines.md).
      */
     static int constantTimeRows(int bits) {
         if (bits >= 2048 && largerTables(bits) && !ifmaTables(bits))
@@ -375,7 +392,9 @@ public final class FixedBase implements Closeable {
             return 2;
         if (!largerTables(bits))
             return 4;
-        return ifmaTables(bits) || bits >= 2048 ? 6 : 5;
+        if (ifmaTables(bits))
+            return 8;
+        return bits >= 2048 ? 6 : 5;
     }
 
     /** Up to 4096 bits, where the larger shapes above were measured; above, the smaller tables. */
@@ -411,10 +430,14 @@ public final class FixedBase implements Closeable {
 
     /**
      * base^exponent mod modulus, the same value as {@link #modPow}, in constant
-     * time for exponents > 0 within the table's reach: every digit reads the
-     * whole of its block of the table and multiplies, so time and memory
-     * accesses depend only on the modulus' size, not on the exponent's bits or
-     * length.  Other exponents are computed as
+     * time for exponents > 0 within the table's reach: the comb runs the
+     * steps the exponent's limb count needs (ceil(bitLength / 64) limbs: a
+     * 256-bit exponent on a 2048-bit table takes one of the table's blocks),
+     * every digit of them reads the whole of its rows of the table and
+     * multiplies, so time and memory accesses depend only on the modulus'
+     * size and the exponent's limb count, never on its bits, as
+     * {@link NativeBigInteger#modPowCT(BigInteger, BigInteger)}.  Other
+     * exponents are computed as
      * {@link NativeBigInteger#modPowCT(BigInteger, BigInteger, BigInteger)} computes them.
      *
      * @throws NullPointerException if exponent is null
@@ -430,13 +453,48 @@ public final class FixedBase implements Closeable {
         return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus);
     }
 
-    private void checkOpen() {
-        if (closed)
-            throw new IllegalStateException("FixedBase is closed");
+    /**
+     * base^exponent mod modulus in constant time as {@link #modPowCT(BigInteger)},
+     * the exponent taken at exponentBits rounded up to whole 64-bit limbs
+     * whatever its own length (see
+     * {@link NativeBigInteger#modPowCT(BigInteger, BigInteger, int)}), from
+     * the table when exponentBits is within its reach.
+     *
+     * @throws NullPointerException if exponent is null
+     * @throws IllegalArgumentException if exponentBits < 1, or exponent is
+     *         negative or 2^exponentBits or more
+     * @throws IllegalStateException if this FixedBase is closed
+     */
+    public BigInteger modPowCT(BigInteger exponent, int exponentBits) {
+        if (exponent == null)
+            throw new NullPointerException("exponent is null");
+        NativeBigInteger.checkBound(exponent, exponentBits);
+        checkOpen();
+        if (usable && exponentBits <= reachBits && tableServes(modulus, exponent, true)) {
+            NativeBigInteger.markSecret(exponent);
+            NativeTable table = table(true);
+            ByteBuffer buffer = acquire(table);
+            if (buffer == null)
+                return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus, exponentBits);
+            byte[] e = NativeBigInteger.bytesOf(exponent);
+            try {
+                return NativeBigInteger.fromNative(nativeModPowCTBound(buffer, e, exponentBits));
+            } finally {
+                table.release();
+                NativeBigInteger.wipeIfCopy(e, exponent);
+                reachableUntilHere();
+            }
+        }
+        return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus, exponentBits);
     }
 
-    private BigInteger tableModPow(BigInteger exponent, boolean constantTime) {
-        NativeTable table = table(constantTime);
+    /**
+     * The table's buffer, held until table.release(); null if there is no
+     * table or it was closed meanwhile.
+     *
+     * @throws IllegalStateException if this FixedBase is explicit and has no table (closed)
+     */
+    private ByteBuffer acquire(NativeTable table) {
         ByteBuffer buffer = null;
         if (table != null) {
             try {
@@ -445,10 +503,23 @@ public final class FixedBase implements Closeable {
                 // buffer stays null
             }
         }
+        if (buffer == null && account == null)
+            throw new IllegalStateException("FixedBase is closed");
+        return buffer;
+    }
+
+    private void checkOpen() {
+        if (closed)
+            throw new IllegalStateException("FixedBase is closed");
+    }
+
+    private BigInteger tableModPow(BigInteger exponent, boolean constantTime) {
+        if (constantTime)
+            NativeBigInteger.markSecret(exponent);
+        NativeTable table = table(constantTime);
+        // null: closed by its owner (explicit: acquire throws), or evicted or never admitted (transparent).
+        ByteBuffer buffer = acquire(table);
         if (buffer == null) {
-            // Closed by its owner (explicit), or evicted or never admitted (transparent).
-            if (account == null)
-                throw new IllegalStateException("FixedBase is closed");
             return constantTime ? NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus)
                     : NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
         }

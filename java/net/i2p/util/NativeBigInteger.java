@@ -48,8 +48,20 @@ public class NativeBigInteger extends BigInteger {
      */
     private static final int NATIVE_MAX_BITS = 8 * 16 * 1024 * 1024 - 1;
 
-    /** toByteArray() of this value, computed once; never handed out itself. */
+    /**
+     * toByteArray() of this value, computed once; never handed out itself.
+     * Null, and never set again, once the value has been used as a
+     * constant-time exponent ({@link #secret}).
+     */
     private transient volatile byte[] cachedBytes;
+
+    /**
+     * Set when this value is used as a constant-time exponent (a private
+     * key): its byte form is then made afresh for each call and wiped after
+     * it, never kept (an array kept for the object's lifetime would hold
+     * the key unwiped in the heap).
+     */
+    private transient volatile boolean secret;
 
     /** How this value has been used as a base lately, for the transparent fixed-base tables. */
     transient volatile TransparentTables.Use baseUse;
@@ -68,24 +80,35 @@ public class NativeBigInteger extends BigInteger {
     static native byte[] nativeModPow(byte[] base, byte[] exponent, byte[] modulus);
 
     /**
-     * base^exponent mod modulus in constant time: GMP's mpn_sec_powm (or the
-     * engine's constant-time path) with the exponent taken over the modulus'
-     * full width, so that running time and memory accesses depend only on the
-     * sizes of the base and the modulus.  This library reads the exponent
-     * array into a buffer of the modulus' limb width, with a loop over that
-     * width, whatever the array's length; an exponent wider than that is
-     * taken at its own width, which then shows.  The result is in
-     * toByteArray() form, so its length is the value's.
+     * base^exponent mod modulus in constant time: the engine's constant-time
+     * path (or GMP's mpn_sec_powm) with the exponent taken at its own limb
+     * count, as mpz_powm_sec does: the array's length rounded up to 64-bit
+     * limbs, less a zero sign byte over whole limbs (for a toByteArray()
+     * array, the value's limb count, which bitLength shows), read with a
+     * loop over that width.  Running time and memory accesses depend only on
+     * the base, the modulus' limb count and the exponent's limb count, never
+     * on the exponent's bits.  The result is in toByteArray() form, so its
+     * length is the value's.
      *
      * @throws ArithmeticException if modulus <= 0 or even, or exponent <= 0
      */
     static native byte[] nativeModPowCT(byte[] base, byte[] exponent, byte[] modulus);
 
     /**
+     * nativeModPowCT with the exponent taken at exponentBits rounded up to
+     * limbs, whatever its own length.  Not in I2P's library.
+     *
+     * @throws IllegalArgumentException if exponentBits is not from 1 to
+     *         2^27, or exponent is negative or 2^exponentBits or more
+     * @throws ArithmeticException if modulus <= 0 or even, or exponent is 0
+     */
+    static native byte[] nativeModPowCTBound(byte[] base, byte[] exponent, byte[] modulus, int exponentBits);
+
+    /**
      * base^exponent mod modulus in constant time on fixed-length unsigned
      * big-endian arrays: the result has exactly modulus.length bytes.  The
-     * exponent is read over max(the modulus' width, its own array's
-     * width) whatever its value.  Not in I2P's library (version 4).
+     * exponent is read at its array's length rounded up to limbs, whatever
+     * its value.  Not in I2P's library (version 4).
      *
      * @throws NullPointerException if an array is null
      * @throws IllegalArgumentException if an array is empty
@@ -154,19 +177,40 @@ public class NativeBigInteger extends BigInteger {
     /** Returns a new array, as BigInteger does; the cached form stays private. */
     @Override
     public byte[] toByteArray() {
+        if (secret)
+            return super.toByteArray();
         return cachedByteArray().clone();
     }
 
+    /** The cached byte form; a fresh one, not kept, for a secret value. */
     private byte[] cachedByteArray() {
         byte[] bytes = cachedBytes;
         if (bytes == null) {
             bytes = super.toByteArray();
-            cachedBytes = bytes;
+            if (!secret) {
+                cachedBytes = bytes;
+                if (secret) // marked meanwhile: do not keep it after all
+                    cachedBytes = null;
+            }
         }
         return bytes;
     }
 
-    /** The byte form of any BigInteger, without a copy for NativeBigIntegers. */
+    /**
+     * Marks value, about to be used as a constant-time exponent, as a
+     * secret: a NativeBigInteger drops its cached byte form and keeps none
+     * from now on (the dropped array is not wiped: another thread may be
+     * reading it as an operand right now).
+     */
+    static void markSecret(BigInteger value) {
+        if (value instanceof NativeBigInteger) {
+            NativeBigInteger n = (NativeBigInteger) value;
+            n.secret = true;
+            n.cachedBytes = null;
+        }
+    }
+
+    /** The byte form of any BigInteger, without a copy for NativeBigIntegers that are not secret. */
     static byte[] bytesOf(BigInteger value) {
         if (value instanceof NativeBigInteger)
             return ((NativeBigInteger) value).cachedByteArray();
@@ -175,12 +219,13 @@ public class NativeBigInteger extends BigInteger {
 
     /**
      * Zeroes bytes if bytesOf(value) made them for one call (value is a plain
-     * BigInteger), so that a private exponent's copy does not wait in the heap
-     * for the collector.  A NativeBigInteger's own byte form lives as long as
-     * it does, as BigInteger's own digits do, and is left alone.
+     * BigInteger, or a secret NativeBigInteger), so that a private
+     * exponent's copy does not wait in the heap for the collector.  A
+     * NativeBigInteger's cached byte form lives as long as it does, as
+     * BigInteger's own digits do, and is left alone.
      */
     static void wipeIfCopy(byte[] bytes, BigInteger value) {
-        if (!(value instanceof NativeBigInteger))
+        if (!(value instanceof NativeBigInteger) || ((NativeBigInteger) value).cachedBytes != bytes)
             Arrays.fill(bytes, (byte) 0);
     }
 
@@ -251,15 +296,20 @@ public class NativeBigInteger extends BigInteger {
 
     /**
      * this^exponent mod m, the same value as {@link #modPow}, computed in
-     * constant time when this project's library is loaded
-     * ({@link #isNative()}, version 5), m is odd and exponent > 0: the
-     * library reads the exponent into a buffer of the modulus' width and
-     * processes it over that full width, so neither its bits nor its length
-     * (up to the modulus' limb width) change the time taken or the memory
-     * touched in the library.  This value is treated as public.  Even
-     * moduli, exponents <= 0 and the pure-Java fallback use the ordinary
-     * variable-time modPow; so do exponents wider than the modulus' limb
-     * width, whose width then shows.
+     * constant time when the library is loaded ({@link #isNative()}), m is
+     * odd and exponent > 0.  The work is set by public sizes only: the
+     * modulus' limb count and the exponent's limb count (its length rounded
+     * up to whole 64-bit limbs, ceil(bitLength / 64)), never its bits.  That
+     * is {@code mpz_powm_sec}'s promise, and no more than
+     * {@code BigInteger} shows itself (bitLength).  So a short secret costs
+     * what its own limbs need: a 160-bit DSA nonce under a 1024-bit modulus
+     * a sixth of a full-width exponent.  For a random secret below a bound
+     * of 160, 224 or 256 bits, the limb count is the same for all but 2^-32
+     * (160, 224) or 2^-64 (256) of the secrets; callers who know their bound
+     * and want none of the secret's length to show use
+     * {@link #modPowCT(BigInteger, BigInteger, int)}.  This value is treated
+     * as public.  Even moduli, exponents <= 0 and the pure-Java fallback use
+     * the ordinary variable-time modPow.
      *
      * <p>What {@code BigInteger} itself reveals, before and after the
      * library: the exponent's {@code toByteArray()} has bitLength/8+1
@@ -267,12 +317,8 @@ public class NativeBigInteger extends BigInteger {
      * takes time that follows that length; the result is a
      * {@code BigInteger}, whose length is its value's (a result with a zero
      * top byte is shorter).  Secrets held as fixed-length byte arrays avoid
-     * both through {@link #modPowCT(byte[], byte[], byte[])}.
-     *
-     * <p>If an older jbigi is loaded instead (I2P's own, version 4), its
-     * nativeModPowCT pads the exponent only to its own limb count, so the
-     * exponent's length in limbs shows: the promise above holds for this
-     * project's library only.
+     * both through {@link #modPowCT(byte[], byte[], byte[])}.  A
+     * NativeBigInteger exponent keeps no cached byte form once used here.
      *
      * @throws ArithmeticException as {@link BigInteger#modPow}
      */
@@ -299,6 +345,7 @@ public class NativeBigInteger extends BigInteger {
 
     /** modPowCT without looking for a fixed-base table: what a FixedBase falls back to. */
     static BigInteger modPowCTWithoutTable(BigInteger base, BigInteger exponent, BigInteger modulus) {
+        markSecret(exponent);
         if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0
                 && nativeSized(base, exponent, modulus)) {
             return callPower(POW_CT, base, exponent, modulus);
@@ -307,8 +354,86 @@ public class NativeBigInteger extends BigInteger {
     }
 
     /**
+     * this^exponent mod m as {@link #modPowCT(BigInteger, BigInteger)}, for
+     * a caller who knows a bound on its secret exponent: the exponent is
+     * taken at exponentBits rounded up to whole 64-bit limbs, so the work
+     * follows exponentBits and the modulus' limb count alone and the
+     * exponent's own length never shows (in the library: BigInteger's own
+     * handling of it is as there).  The bound is checked before anything
+     * else is done, natively or not: the pure-Java fallback throws the same
+     * exceptions.
+     *
+     * @param exponent the exponent, 0 <= exponent < 2^exponentBits
+     * @param m the modulus
+     * @param exponentBits the bound on the exponent's bit length, at least 1
+     * @throws NullPointerException if exponent or m is null
+     * @throws IllegalArgumentException if exponentBits < 1, or exponent is
+     *         negative or 2^exponentBits or more
+     * @throws ArithmeticException as {@link BigInteger#modPow}
+     */
+    public BigInteger modPowCT(BigInteger exponent, BigInteger m, int exponentBits) {
+        return modPowCT(this, exponent, m, exponentBits);
+    }
+
+    /**
+     * base^exponent mod modulus for any BigIntegers, in constant time where
+     * {@link #modPowCT(BigInteger, BigInteger, int)} says.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if exponentBits < 1, or exponent is
+     *         negative or 2^exponentBits or more
+     * @throws ArithmeticException as {@link BigInteger#modPow}
+     */
+    public static BigInteger modPowCT(BigInteger base, BigInteger exponent, BigInteger modulus, int exponentBits) {
+        checkArguments(base, exponent, modulus);
+        checkBound(exponent, exponentBits);
+        if (LIBRARY.loaded && base instanceof NativeBigInteger) {
+            FixedBase fixed = TransparentTables.lookup((NativeBigInteger) base, exponent, modulus, true);
+            if (fixed != null)
+                return fixed.modPowCT(exponent, exponentBits);
+        }
+        return modPowCTWithoutTable(base, exponent, modulus, exponentBits);
+    }
+
+    /** Largest exponent bound the library takes (its operand size limit). */
+    private static final int MAX_BOUND_BITS = 8 * 16 * 1024 * 1024;
+
+    /**
+     * Checks 0 <= exponent < 2^exponentBits and exponentBits >= 1.
+     *
+     * @throws IllegalArgumentException if not
+     */
+    static void checkBound(BigInteger exponent, int exponentBits) {
+        if (exponentBits < 1)
+            throw new IllegalArgumentException("exponentBits must be at least 1: " + exponentBits);
+        if (exponent.signum() < 0)
+            throw new IllegalArgumentException("exponent must not be negative for a bounded modPowCT");
+        if (exponent.bitLength() > exponentBits)
+            throw new IllegalArgumentException("exponent is 2^exponentBits or more (exponentBits " + exponentBits + ")");
+    }
+
+    /** The bounded modPowCT without a fixed-base table: what a FixedBase falls back to. */
+    static BigInteger modPowCTWithoutTable(BigInteger base, BigInteger exponent, BigInteger modulus,
+                                           int exponentBits) {
+        markSecret(exponent);
+        if (LIBRARY.loaded && constantTimeEdgeToEdge() && modulus.signum() > 0 && modulus.testBit(0)
+                && exponent.signum() > 0 && exponentBits <= MAX_BOUND_BITS && nativeSized(base, exponent, modulus)) {
+            byte[] b = bytesOf(base);
+            byte[] e = bytesOf(exponent);
+            try {
+                return fromNative(nativeModPowCTBound(b, e, bytesOf(modulus), exponentBits));
+            } finally {
+                wipeIfCopy(b, base);
+                wipeIfCopy(e, exponent);
+            }
+        }
+        return modPowCTWithoutTable(base, exponent, modulus);
+    }
+
+    /**
      * base^exponent mod modulus in constant time for secrets held as
-     * fixed-length byte arrays, with the result as a fixed-length array.
+     * fixed-length byte arrays, with the result as a fixed-length array:
+     * the exponent's array length is the caller's fixed width, the bound.
      *
      * <p>All three arrays are unsigned big-endian numbers of any length
      * (leading zero bytes allowed).  The result is exactly
@@ -321,9 +446,10 @@ public class NativeBigInteger extends BigInteger {
      * value, including how many of its leading bytes are zero.  The time
      * taken and the memory touched, in this library's code from the array
      * to the result, depend only on the lengths of the three arrays and on
-     * the base and modulus (public).  The exponent is processed over
-     * max(the modulus' width, the exponent array's width) bits; the result's
-     * length is the modulus'.  This is what {@link #modPowCT(BigInteger,
+     * the base and modulus (public).  The exponent is processed over its
+     * array's width rounded up to 64-bit limbs (a 20-byte DSA nonce: 192
+     * bits, under any modulus), so give it the length of its bound; the
+     * result's length is the modulus'.  This is what {@link #modPowCT(BigInteger,
      * BigInteger, BigInteger)} cannot give: a {@code BigInteger} exponent
      * shows its own length ({@code toByteArray()} is bitLength/8+1 bytes,
      * and {@code BigInteger}'s own arithmetic follows its length), and so
@@ -394,10 +520,10 @@ public class NativeBigInteger extends BigInteger {
 
     /**
      * Whether modPowCT is constant time to the library's edge here: the
-     * loaded library reads exponents at the modulus' width and has the
-     * fixed-length natives (this project's library; I2P's version 4 has
-     * neither, and its nativeModPowCT follows the exponent's limb count).
-     * False when no library is loaded.  For the loader's status line.
+     * loaded library reads exponents at a public width itself and has the
+     * fixed-length and bounded natives (this project's library; I2P's
+     * version 4 has none of them).  False when no library is loaded.  For
+     * the loader's status line.
      */
     static boolean constantTimeEdgeToEdge() {
         return EdgeToEdge.PRESENT;
@@ -412,7 +538,9 @@ public class NativeBigInteger extends BigInteger {
                 return false;
             try {
                 byte[] r = nativeModPowCTFixed(new byte[] {2}, new byte[] {5}, new byte[] {0, 7});
-                return r.length == 2 && r[0] == 0 && r[1] == 4; // 2^5 mod 7
+                byte[] bounded = nativeModPowCTBound(new byte[] {2}, new byte[] {5}, new byte[] {7}, 3);
+                return r.length == 2 && r[0] == 0 && r[1] == 4 // 2^5 mod 7
+                        && bounded.length == 1 && bounded[0] == 4;
             } catch (UnsatisfiedLinkError e) {
                 return false;
             } catch (RuntimeException e) {
@@ -540,15 +668,15 @@ public class NativeBigInteger extends BigInteger {
      * loaded, the engine it raises to powers with (e.g. "...; engine: gmp"),
      * and why an engine this CPU has is not used when its known-answer
      * self-test failed.  When an older jbigi was loaded (I2P's own), it says
-     * that library's modPowCT is weaker: its work follows the exponent's
-     * length, where this project's follows the modulus' alone.
+     * that library's modPowCT is weaker: it has neither the fixed-length
+     * nor the bounded form, whose fallbacks are not constant time.
      */
     public static String loadStatus() {
         if (!LIBRARY.loaded)
             return LIBRARY.status;
         String status = LIBRARY.status + "; engine: " + LIBRARY.engine + Engine.features(LIBRARY.engine) + Engine.note();
         if (!constantTimeEdgeToEdge())
-            status += "; modPowCT is weaker with this older jbigi: its work follows the exponent's length";
+            status += "; modPowCT is weaker with this older jbigi: its fixed-length and bounded forms are not constant time";
         return status;
     }
 

@@ -194,7 +194,7 @@ class FixedBaseTest {
         // 8 x 4 in GMP limbs: 256 KiB; 7 x 4 in the IFMA engine's 52-bit digits (40 words a number): 160 KiB.
         assertTrue(variableTime > 64 * 1024 && variableTime <= 264 * 1024, "2048-bit table: " + variableTime + " bytes");
         fixed.modPowCT(BigInteger.TEN);
-        // 6 x 6 in GMP limbs: 96 KiB; 5 x 6 in IFMA digits: 60 KiB.
+        // 6 x 6 in GMP limbs: 96 KiB; 5 x 8 in IFMA digits: 80 KiB.
         assertTrue(fixed.tableBytes() - variableTime <= 100 * 1024, "constant-time table: "
                 + (fixed.tableBytes() - variableTime) + " bytes");
         assertEquals(2048, fixed.maxExponentBits());

@@ -42,6 +42,16 @@ public final class LoadProbe {
             } catch (ArithmeticException e) {
                 errors.append('i');
             }
+            // The bounded modPowCT: bounds below, at and above the exponent's
+            // length, and 0; the same value or the same exception either way.
+            int bound = exponent.bitLength() - 1 + random.nextInt(4) - (i % 7 == 0 ? exponent.bitLength() : 0);
+            try {
+                sum = sum.multiply(BigInteger.valueOf(43)).add(base.modPowCT(exponent, modulus, bound));
+            } catch (ArithmeticException e) {
+                errors.append('a');
+            } catch (IllegalArgumentException e) {
+                errors.append('b');
+            }
         }
         return sum.mod(BigInteger.ONE.shiftLeft(128)).toString(16) + "/" + errors;
     }
