@@ -286,9 +286,11 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
     if (N % 8 == 0) {
         /* Eight rows a call (jbigi_adx_redc8).  The carry out of rows i ..
          * i+7 belongs at u[N + i + 8]: gathered in spread[i + 8], added
-         * in one pass, the last one straight into high. */
+         * in one pass, the last one straight into high.  All N limbs of
+         * spread are added, and the loop writes only every eighth: the
+         * others are zeroed here, whatever the work area held before. */
         mp_limb_t *spread = ctx->work + 2 * N, last = 0;
-        mpn_zero(spread, 8); /* the loop sets the rest */
+        mpn_zero(spread, N);
         for (mp_size_t i = 0; i < N; i += 8) {
             const mp_limb_t carry = jbigi_adx_redc8(u + i, m, N / 8, ctx->k0, ctx->k1);
             if (i + 8 < N)
