@@ -19,6 +19,7 @@
 #include "karatsuba.h"
 #include "limb_inverse.h"
 #include "cpu_check.h"
+#include "engine.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
 #define ADX_CODE 1
@@ -491,8 +492,7 @@ void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t
 
 static int cpu_has_adx(void)
 {
-    const char *env = getenv("JBIGI_ENGINE");
-    if (env != NULL && strcmp(env, "gmp") == 0)
+    if (jbigi_engine_environment() == JBIGI_ENGINE_GMP)
         return 0;
 #if defined(JBIGI_ADX_VALGRIND)
     /* Test builds for valgrind only, on a host with ADX: valgrind executes

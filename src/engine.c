@@ -33,7 +33,7 @@
 
 /* -1: auto; else the forced enum jbigi_engine.  Atomic, so that late
  * readers see it whole. */
-static atomic_int forced = -1;
+static atomic_int forced = JBIGI_ENGINE_AUTO;
 /* 1 when the last engine asked for could not be used. */
 static atomic_int refused;
 
@@ -46,23 +46,47 @@ static int engine_runs_here(enum jbigi_engine engine)
     }
 }
 
-int jbigi_engine_force(const char *name)
+int jbigi_engine_parse(const char *name)
 {
-    int engine = -1;
-    if (name == NULL || strcmp(name, "auto") == 0 || name[0] == '\0')
-        engine = -1;
-    else if (strcmp(name, "gmp") == 0)
-        engine = JBIGI_ENGINE_GMP;
-    else if (strcmp(name, "adx") == 0)
-        engine = JBIGI_ENGINE_ADX;
-    else if (strcmp(name, "ifma") == 0 || strcmp(name, "avx512-ifma") == 0)
-        engine = JBIGI_ENGINE_IFMA;
-    else
-        engine = -2;
-    const int usable = engine == -1 || (engine >= 0 && engine_runs_here((enum jbigi_engine)engine));
-    atomic_store(&forced, usable ? engine : -1);
+    if (name == NULL || name[0] == '\0' || strcmp(name, "auto") == 0)
+        return JBIGI_ENGINE_AUTO;
+    if (strcmp(name, "gmp") == 0)
+        return JBIGI_ENGINE_GMP;
+    if (strcmp(name, "adx") == 0)
+        return JBIGI_ENGINE_ADX;
+    if (strcmp(name, "ifma") == 0 || strcmp(name, "avx512-ifma") == 0)
+        return JBIGI_ENGINE_IFMA;
+    return JBIGI_ENGINE_UNKNOWN;
+}
+
+/* JBIGI_ENGINE_UNKNOWN - 1: not read yet.  Threads reading it at once
+ * store the same value. */
+#define ENVIRONMENT_NOT_READ (JBIGI_ENGINE_UNKNOWN - 1)
+
+int jbigi_engine_environment(void)
+{
+    static atomic_int parsed = ENVIRONMENT_NOT_READ;
+    int v = atomic_load_explicit(&parsed, memory_order_acquire);
+    if (v == ENVIRONMENT_NOT_READ) {
+        v = jbigi_engine_parse(getenv("JBIGI_ENGINE"));
+        atomic_store_explicit(&parsed, v, memory_order_release);
+    }
+    return v;
+}
+
+/* Forces engine (a jbigi_engine_parse value). */
+static int force(int engine)
+{
+    const int usable =
+        engine == JBIGI_ENGINE_AUTO || (engine >= 0 && engine_runs_here((enum jbigi_engine)engine));
+    atomic_store(&forced, usable ? engine : JBIGI_ENGINE_AUTO);
     atomic_store(&refused, !usable);
     return usable ? 0 : -1;
+}
+
+int jbigi_engine_force(const char *name)
+{
+    return force(jbigi_engine_parse(name));
 }
 
 void jbigi_engine_force_gmp(int force)
@@ -77,9 +101,8 @@ static void read_environment(void)
     static atomic_int done;
     if (atomic_load_explicit(&done, memory_order_acquire))
         return;
-    const char *env = getenv("JBIGI_ENGINE");
-    if (env != NULL)
-        jbigi_engine_force(env);
+    if (getenv("JBIGI_ENGINE") != NULL)
+        force(jbigi_engine_environment());
     atomic_store_explicit(&done, 1, memory_order_release);
 }
 

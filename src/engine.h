@@ -16,6 +16,27 @@ enum jbigi_engine {
     JBIGI_ENGINE_IFMA   /* ifma.h */
 };
 
+/* What jbigi_engine_parse gives besides an engine: no engine named ("auto",
+ * "" or NULL: the table chooses), and a name it does not know. */
+#define JBIGI_ENGINE_AUTO (-1)
+#define JBIGI_ENGINE_UNKNOWN (-2)
+
+/*
+ * An engine's name as JBIGI_ENGINE and -Djbigi.engine spell it: "gmp",
+ * "adx", "ifma" (or "avx512-ifma") give the enum jbigi_engine; "auto", ""
+ * and NULL give JBIGI_ENGINE_AUTO; anything else JBIGI_ENGINE_UNKNOWN.  The
+ * one parser of engine names.
+ */
+int jbigi_engine_parse(const char *name);
+
+/*
+ * JBIGI_ENGINE from the environment, parsed (jbigi_engine_parse), read once
+ * per process.  The engines' CPU checks ask it whether GMP is forced
+ * (JBIGI_ENGINE=gmp switches them off); engine.c applies it as a forced
+ * engine on the first engine choice.
+ */
+int jbigi_engine_environment(void);
+
 /*
  * Forces an engine by name for every call from now on: "gmp", "adx" or
  * "ifma"; "auto" (or NULL) lets the table choose again.  An engine this CPU

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "cpu_check.h"
+#include "engine.h"
 #include "ifma.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -90,8 +91,7 @@ static int cpu_is_amd_family_19h(void)
 
 static int engine_forced_off(void)
 {
-    const char *env = getenv("JBIGI_ENGINE");
-    return env != NULL && strcmp(env, "gmp") == 0;
+    return jbigi_engine_environment() == JBIGI_ENGINE_GMP;
 }
 
 /* -1: not computed yet; 0: the CPU cannot run the engine; 1: it can; 2:
