@@ -40,7 +40,7 @@ static atomic_int refused;
 static int engine_runs_here(enum jbigi_engine engine)
 {
     switch (engine) {
-    case JBIGI_ENGINE_ADX: return jbigi_adx_cpu();
+    case JBIGI_ENGINE_ADX: return jbigi_adx_available();
     case JBIGI_ENGINE_IFMA: return jbigi_ifma_available();
     default: return 1;
     }
@@ -146,7 +146,7 @@ static int ifma_takes(mp_size_t n)
  * 0.93 to 0.96 at 4096; one limb less is padded, too thin a margin there. */
 static int adx_takes(mp_size_t n)
 {
-    if (!jbigi_adx_cpu() || n > JBIGI_ADX_MAX_LIMBS)
+    if (n > JBIGI_ADX_MAX_LIMBS || !jbigi_adx_available())
         return 0;
     if (n == 4)
         return 1;
@@ -210,10 +210,41 @@ const char *jbigi_engine_name(void)
     }
 }
 
+/* Running state: the first caller claimed the test. */
+#define SELFTEST_RUNNING (-2)
+
+int jbigi_selftest_once(atomic_int *state, int (*test)(int corrupt), const char *fault_variable)
+{
+    int v = atomic_load_explicit(state, memory_order_acquire);
+    if (v >= 0)
+        return v;
+    int expected = JBIGI_SELFTEST_UNKNOWN;
+    if (v == SELFTEST_RUNNING ||
+        !atomic_compare_exchange_strong_explicit(state, &expected, SELFTEST_RUNNING, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        return expected >= 0 ? expected : JBIGI_SELFTEST_NOT_RUN; /* stored meanwhile, or running */
+    const char *fault = getenv(fault_variable);
+    const int rc = test(fault != NULL && strcmp(fault, "1") == 0);
+    if (rc < 0) { /* out of memory: nothing known, a later caller asks again */
+        atomic_store_explicit(state, JBIGI_SELFTEST_UNKNOWN, memory_order_release);
+        return JBIGI_SELFTEST_NOT_RUN;
+    }
+    v = rc == 0 ? JBIGI_SELFTEST_PASSED : JBIGI_SELFTEST_FAILED;
+    atomic_store_explicit(state, v, memory_order_release);
+    return v;
+}
+
 const char *jbigi_engine_note(void)
 {
-    if (jbigi_ifma_selftest_result() == JBIGI_IFMA_SELFTEST_FAILED)
+    const int ifma_off = jbigi_ifma_selftest_result() == JBIGI_IFMA_SELFTEST_FAILED;
+    const int adx_off = jbigi_adx_selftest_result() == JBIGI_SELFTEST_FAILED;
+    if (ifma_off && adx_off)
+        return "avx512-ifma switched off: its known-answer self-test failed on this CPU; "
+               "adx switched off: its known-answer self-test failed on this CPU";
+    if (ifma_off)
         return "avx512-ifma switched off: its known-answer self-test failed on this CPU";
+    if (adx_off)
+        return "adx switched off: its known-answer self-test failed on this CPU";
     if (atomic_load(&refused))
         return "the engine asked for is not known or this CPU cannot run it: chosen per call instead";
     return "";

@@ -7,6 +7,8 @@
 #ifndef JBIGI_ENGINE_H
 #define JBIGI_ENGINE_H
 
+#include <stdatomic.h>
+
 #include <gmp.h>
 
 enum jbigi_engine {
@@ -64,6 +66,23 @@ int jbigi_engine_ifma_takes(mp_size_t n);
 
 /* The engine's name for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp". */
 const char *jbigi_engine_name(void);
+
+/*
+ * Engines' known-answer self-tests (ifma_selftest.c, adx_selftest.c), each
+ * run at most once per process.  A state starts at JBIGI_SELFTEST_UNKNOWN;
+ * jbigi_selftest_once(&state, test, fault_variable) returns the outcome:
+ * the first caller runs test (with corrupt = 1 when the environment variable
+ * fault_variable is "1") and stores PASSED or FAILED for the life of the
+ * process; a caller arriving while it runs gets NOT_RUN for that call (the
+ * engine is not used for it) and neither waits nor runs it again.  test
+ * returns 0 when every result matched, > 0 for a mismatch, < 0 when memory
+ * ran out: then nothing is stored and a later caller runs it again.
+ */
+#define JBIGI_SELFTEST_UNKNOWN (-1)
+#define JBIGI_SELFTEST_NOT_RUN 0 /* the CPU cannot run the engine, or the test is running or ran out of memory */
+#define JBIGI_SELFTEST_PASSED 1
+#define JBIGI_SELFTEST_FAILED 2 /* the engine is off for the process */
+int jbigi_selftest_once(atomic_int *state, int (*test)(int corrupt), const char *fault_variable);
 
 /* What a user should know about the engines beyond the name: why an engine
  * this CPU has, or one that was asked for, is not used; "" when nothing. */

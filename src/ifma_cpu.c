@@ -130,34 +130,21 @@ int jbigi_ifma_zen4(void)
     return cpu_state() == 2;
 }
 
-/* The self-test's outcome: -1 not known yet, else a JBIGI_IFMA_SELFTEST_*
- * code.  Run on the first question, not at load: a process that never
- * raises to a large power never pays for it.  Threads asking at once may
- * each run it; the first answer stored stands, so every caller sees one
- * answer for the life of the process.  When memory ran out the test said
- * nothing: the engine is not used for that call, and the next one asks
- * again. */
-static atomic_int selftest = -1;
+/* The self-test's outcome, shared by every thread: run once, by the first
+ * caller (jbigi_selftest_once), and a failure stands for the life of the
+ * process. */
+static atomic_int selftest = JBIGI_SELFTEST_UNKNOWN;
+
+_Static_assert(JBIGI_IFMA_SELFTEST_NOT_RUN == JBIGI_SELFTEST_NOT_RUN &&
+                   JBIGI_IFMA_SELFTEST_PASSED == JBIGI_SELFTEST_PASSED &&
+                   JBIGI_IFMA_SELFTEST_FAILED == JBIGI_SELFTEST_FAILED,
+               "ifma.h's self-test codes are engine.h's");
 
 static int selftest_state(void)
 {
-    int v = atomic_load_explicit(&selftest, memory_order_acquire);
-    if (v >= 0)
-        return v;
-    if (!jbigi_ifma_cpu()) {
-        v = JBIGI_IFMA_SELFTEST_NOT_RUN;
-    } else {
-        const char *fault = getenv("JBIGI_IFMA_SELFTEST_FAULT");
-        const int rc = jbigi_ifma_selftest(fault != NULL && strcmp(fault, "1") == 0);
-        if (rc < 0)
-            return JBIGI_IFMA_SELFTEST_NOT_RUN; /* out of memory: ask again next time */
-        v = rc == 0 ? JBIGI_IFMA_SELFTEST_PASSED : JBIGI_IFMA_SELFTEST_FAILED;
-    }
-    int expected = -1;
-    if (!atomic_compare_exchange_strong_explicit(&selftest, &expected, v, memory_order_acq_rel,
-                                                 memory_order_acquire))
-        v = expected; /* another thread's answer came first */
-    return v;
+    if (!jbigi_ifma_cpu())
+        return JBIGI_IFMA_SELFTEST_NOT_RUN;
+    return jbigi_selftest_once(&selftest, jbigi_ifma_selftest, "JBIGI_IFMA_SELFTEST_FAULT");
 }
 
 int jbigi_ifma_available(void)

@@ -3,9 +3,10 @@
  * jbigi_adx_powm against mpz_powm and jbigi_adx_powm_sec against
  * mpz_powm_sec, bit for bit, on edge cases and random cases at every modulus
  * size it handles (1 to 128 limbs), its Montgomery layer (reduction,
- * products, conversions) and its table select.  Where the CPU lacks BMI2 or ADX (or
- * JBIGI_ENGINE=gmp) the engine checks are counted as skipped and the entry
- * points must refuse to run.
+ * products, conversions), its table select and its known-answer
+ * self-test.  Where the CPU lacks BMI2 or ADX (or JBIGI_ENGINE=gmp) the
+ * engine checks are counted as skipped and the entry points must refuse to
+ * run.
  *
  * JBIGI_TEST_SEED replays a run; JBIGI_TEST_SCALE (percent) scales the
  * random case counts, and below 100 (valgrind) keeps the sizes up to 8
@@ -268,6 +269,9 @@ int main(void)
                  : "this CPU has no BMI2 and ADX");
         return finish("test_adx");
     }
+    CHECK(jbigi_adx_available(), "the engine's self-test failed (%d)", jbigi_adx_selftest_result());
+    CHECK(jbigi_adx_selftest(0) == 0, "the self-test fails");
+    CHECK(jbigi_adx_selftest(1) != 0, "the self-test does not catch a wrong result");
     check_select();
     check_dirty_work();
     /* Below 100% (valgrind): every size up to 8 limbs, then the sizes

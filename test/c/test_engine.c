@@ -1,10 +1,15 @@
 /*
  * test_engine.c - the engine switch (engine.h): the one parser of engine
  * names, and JBIGI_ENGINE as the engines' CPU checks and the per-call
- * choice read it.  The program runs itself again with JBIGI_ENGINE set to
- * each name, so that the variable is seen as a fresh process sees it.
+ * choice read it; the self-tests run once (jbigi_selftest_once), whichever
+ * threads ask at once, and a failure (injected by JBIGI_ADX_SELFTEST_FAULT
+ * or JBIGI_IFMA_SELFTEST_FAULT) switches its engine off for the process,
+ * with a note.  The program runs itself again with the variables set, so
+ * that they are seen as a fresh process sees them.
  */
 #define _DEFAULT_SOURCE /* setenv */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -31,6 +36,123 @@ static void check_parse(void)
               cases[i].name ? cases[i].name : "(null)", jbigi_engine_parse(cases[i].name), cases[i].engine);
 }
 
+/* ---- jbigi_selftest_once ---- */
+
+static atomic_int runs;
+static atomic_int release_test; /* the test returns once this is set */
+static int verdict;             /* what the test returns */
+
+static int counting_test(int corrupt)
+{
+    atomic_fetch_add(&runs, 1);
+    while (!atomic_load(&release_test))
+        ;
+    return corrupt ? 1 : verdict;
+}
+
+#define THREADS 8
+static atomic_int state_under_test;
+static int seen[THREADS];
+
+static void *ask(void *arg)
+{
+    int *slot = arg;
+    *slot = jbigi_selftest_once(&state_under_test, counting_test, "JBIGI_TEST_ENGINE_NO_SUCH_VARIABLE");
+    return NULL;
+}
+
+/* THREADS threads ask at once while the test runs (it waits for release):
+ * it runs once; the others get NOT_RUN; every caller after gets the one
+ * stored outcome.  A test out of memory stores nothing, and runs again. */
+static void check_once(int outcome)
+{
+    atomic_store(&state_under_test, JBIGI_SELFTEST_UNKNOWN);
+    atomic_store(&runs, 0);
+    atomic_store(&release_test, 0);
+    verdict = outcome;
+    pthread_t threads[THREADS];
+    for (int t = 0; t < THREADS; t++)
+        CHECK(pthread_create(&threads[t], NULL, ask, &seen[t]) == 0, "thread %d not started", t);
+    while (atomic_load(&runs) == 0)
+        ;
+    atomic_store(&release_test, 1);
+    for (int t = 0; t < THREADS; t++)
+        pthread_join(threads[t], NULL);
+    const int want = outcome < 0 ? JBIGI_SELFTEST_NOT_RUN : outcome == 0 ? JBIGI_SELFTEST_PASSED : JBIGI_SELFTEST_FAILED;
+    int ran = 0;
+    for (int t = 0; t < THREADS; t++) {
+        CHECK(seen[t] == want || seen[t] == JBIGI_SELFTEST_NOT_RUN, "outcome %d: a caller saw %d", outcome, seen[t]);
+        ran += seen[t] == want;
+    }
+    if (outcome >= 0) {
+        CHECK(atomic_load(&runs) == 1, "outcome %d: the test ran %d times", outcome, atomic_load(&runs));
+        CHECK(ran >= 1, "outcome %d: no caller saw it", outcome);
+        CHECK(ask(&seen[0]) == NULL && seen[0] == want, "outcome %d: a later caller saw %d", outcome, seen[0]);
+        CHECK(atomic_load(&runs) == 1, "outcome %d: the test ran again", outcome);
+    } else {
+        /* Out of memory: nothing stored; the next caller runs it again. */
+        const int before = atomic_load(&runs);
+        ask(&seen[0]);
+        CHECK(atomic_load(&runs) == before + 1, "out of memory: the test did not run again");
+        CHECK(seen[0] == JBIGI_SELFTEST_NOT_RUN, "out of memory: %d", seen[0]);
+    }
+}
+
+/* The fault variable: "1" corrupts, another value does not. */
+static void check_fault_variable(void)
+{
+    atomic_store(&release_test, 1);
+    verdict = 0;
+    atomic_store(&state_under_test, JBIGI_SELFTEST_UNKNOWN);
+    setenv("JBIGI_TEST_ENGINE_FAULT", "1", 1);
+    CHECK(jbigi_selftest_once(&state_under_test, counting_test, "JBIGI_TEST_ENGINE_FAULT") == JBIGI_SELFTEST_FAILED,
+          "the fault variable did not fail the test");
+    CHECK(jbigi_selftest_once(&state_under_test, counting_test, "JBIGI_NO_SUCH") == JBIGI_SELFTEST_FAILED,
+          "a failure did not stand");
+    atomic_store(&state_under_test, JBIGI_SELFTEST_UNKNOWN);
+    setenv("JBIGI_TEST_ENGINE_FAULT", "0", 1);
+    CHECK(jbigi_selftest_once(&state_under_test, counting_test, "JBIGI_TEST_ENGINE_FAULT") == JBIGI_SELFTEST_PASSED,
+          "JBIGI_..._FAULT=0 failed the test");
+    unsetenv("JBIGI_TEST_ENGINE_FAULT");
+}
+
+/* In a child with JBIGI_ADX_SELFTEST_FAULT=1 or JBIGI_IFMA_SELFTEST_FAULT=1:
+ * that engine is off, says so, and cannot be forced. */
+static void check_injected_fault(void)
+{
+    if (getenv("JBIGI_ADX_SELFTEST_FAULT") != NULL) {
+        CHECK(!jbigi_adx_available(), "a failed ADX self-test left the engine available");
+        if (jbigi_adx_cpu()) {
+            CHECK(jbigi_adx_selftest_result() == JBIGI_SELFTEST_FAILED, "ADX self-test: %d, want FAILED",
+                  jbigi_adx_selftest_result());
+            CHECK(strstr(jbigi_engine_note(), "adx switched off: its known-answer self-test failed") != NULL,
+                  "no note of the ADX self-test: \"%s\"", jbigi_engine_note());
+        } else {
+            SKIP(2, "this CPU has no BMI2 and ADX: no ADX self-test to fail");
+        }
+        for (mp_size_t n = 1; n <= JBIGI_ADX_MAX_LIMBS; n++)
+            CHECK(jbigi_engine_for(n) != JBIGI_ENGINE_ADX, "n=%ld went to a failed ADX engine", (long)n);
+        CHECK(jbigi_engine_force("adx") != 0, "a failed ADX engine could be forced");
+        CHECK(jbigi_engine_for(32) != JBIGI_ENGINE_ADX, "forced onto a failed ADX engine");
+        jbigi_engine_force("auto");
+    }
+    if (getenv("JBIGI_IFMA_SELFTEST_FAULT") != NULL) {
+        CHECK(!jbigi_ifma_available(), "a failed IFMA self-test left the engine available");
+        if (jbigi_ifma_cpu())
+            CHECK(strstr(jbigi_engine_note(), "avx512-ifma switched off: its known-answer self-test failed") != NULL,
+                  "no note of the IFMA self-test: \"%s\"", jbigi_engine_note());
+        for (mp_size_t n = 1; n <= JBIGI_IFMA_MAX_LIMBS; n++)
+            CHECK(jbigi_engine_for(n) != JBIGI_ENGINE_IFMA, "n=%ld went to a failed IFMA engine", (long)n);
+    }
+    if (getenv("JBIGI_ADX_SELFTEST_FAULT") == NULL && getenv("JBIGI_IFMA_SELFTEST_FAULT") == NULL &&
+        getenv("JBIGI_ENGINE") == NULL) {
+        CHECK(jbigi_adx_available() == jbigi_adx_cpu(), "the ADX self-test failed (%d)", jbigi_adx_selftest_result());
+        CHECK(jbigi_ifma_available() == jbigi_ifma_cpu(), "the IFMA self-test failed (%d)",
+              jbigi_ifma_selftest_result());
+        CHECK(strcmp(jbigi_engine_note(), "") == 0, "a note with nothing to say: \"%s\"", jbigi_engine_note());
+    }
+}
+
 /* In a child with JBIGI_ENGINE as the parent set it: what the environment
  * says, as the CPU checks and the choice see it.  Exit code: failed checks. */
 static int child(void)
@@ -51,6 +173,7 @@ static int child(void)
     if (want == JBIGI_ENGINE_UNKNOWN)
         CHECK(strstr(jbigi_engine_note(), "not known") != NULL, "JBIGI_ENGINE=%s: no note (\"%s\")", env,
               jbigi_engine_note());
+    check_injected_fault();
     return checks_failed > 0;
 }
 
@@ -60,20 +183,38 @@ int main(int argc, char **argv)
         return child();
     printf("# test_engine\n");
     check_parse();
-    const char *names[] = {NULL, "auto", "gmp", "adx", "ifma", "nonsense"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (int outcome = -1; outcome <= 1; outcome++)
+        check_once(outcome);
+    check_fault_variable();
+    /* Children: JBIGI_ENGINE, then the fault variables. */
+    static const struct {
+        const char *variable, *value;
+    } runs_of[] = {
+        {"JBIGI_ENGINE", NULL},
+        {"JBIGI_ENGINE", "auto"},
+        {"JBIGI_ENGINE", "gmp"},
+        {"JBIGI_ENGINE", "adx"},
+        {"JBIGI_ENGINE", "ifma"},
+        {"JBIGI_ENGINE", "nonsense"},
+        {"JBIGI_ADX_SELFTEST_FAULT", "1"},
+        {"JBIGI_IFMA_SELFTEST_FAULT", "1"},
+    };
+    for (size_t i = 0; i < sizeof runs_of / sizeof runs_of[0]; i++) {
+        fflush(stdout);
         pid_t pid = fork();
         if (pid == 0) {
-            if (names[i] != NULL)
-                setenv("JBIGI_ENGINE", names[i], 1);
-            else
-                unsetenv("JBIGI_ENGINE");
+            unsetenv("JBIGI_ENGINE");
+            unsetenv("JBIGI_ADX_SELFTEST_FAULT");
+            unsetenv("JBIGI_IFMA_SELFTEST_FAULT");
+            if (runs_of[i].value != NULL)
+                setenv(runs_of[i].variable, runs_of[i].value, 1);
             execl("/proc/self/exe", argv[0], "--child", (char *)NULL);
             _exit(127);
         }
         int status = 0;
         CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
-              "JBIGI_ENGINE=%s: the child failed (status %d)", names[i] ? names[i] : "(unset)", status);
+              "%s=%s: the child failed (status %d)", runs_of[i].variable,
+              runs_of[i].value ? runs_of[i].value : "(unset)", status);
     }
     return finish("test_engine");
 }
