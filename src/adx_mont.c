@@ -11,6 +11,7 @@
  * long as the products are, which karatsuba.c's secret forms are.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -522,4 +523,21 @@ int jbigi_adx_cpu(void)
 int jbigi_adx_amd(void)
 {
     return cpu_state() == 2;
+}
+
+/* The self-test's outcome (adx_selftest.c), shared by every thread: run
+ * once, by the first caller (jbigi_selftest_once), and a failure stands for
+ * the life of the process. */
+static atomic_int selftest = JBIGI_SELFTEST_UNKNOWN;
+
+int jbigi_adx_selftest_result(void)
+{
+    if (!jbigi_adx_cpu())
+        return JBIGI_SELFTEST_NOT_RUN;
+    return jbigi_selftest_once(&selftest, jbigi_adx_selftest, "JBIGI_ADX_SELFTEST_FAULT");
+}
+
+int jbigi_adx_available(void)
+{
+    return jbigi_adx_cpu() && jbigi_adx_selftest_result() == JBIGI_SELFTEST_PASSED;
 }

@@ -23,7 +23,6 @@
  * sizes is on the stack.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,6 @@
 #include <gmp.h>
 
 #include "adx.h"
-#include "engine.h"
 
 #define SELFTEST_EXPONENT 11u /* binary 1011 */
 
@@ -150,19 +148,4 @@ int jbigi_adx_selftest(int corrupt)
     explicit_bzero(want, sizeof want);
     explicit_bzero(r, sizeof r);
     return result;
-}
-
-/* The self-test's outcome, shared by every thread (jbigi_selftest_once). */
-static atomic_int selftest = JBIGI_SELFTEST_UNKNOWN;
-
-int jbigi_adx_selftest_result(void)
-{
-    if (!jbigi_adx_cpu())
-        return JBIGI_SELFTEST_NOT_RUN;
-    return jbigi_selftest_once(&selftest, jbigi_adx_selftest, "JBIGI_ADX_SELFTEST_FAULT");
-}
-
-int jbigi_adx_available(void)
-{
-    return jbigi_adx_cpu() && jbigi_adx_selftest_result() == JBIGI_SELFTEST_PASSED;
 }

@@ -84,8 +84,26 @@ static int force(int engine)
     return usable ? 0 : -1;
 }
 
+/* 1 once JBIGI_ENGINE has been applied, or made moot by an explicit force. */
+static atomic_int environment_applied;
+
+/* JBIGI_ENGINE from the environment (the switch for C programs and the
+ * tests), applied as a forced engine on the first engine choice: never at
+ * load, so that no engine runs its self-test inside dlopen, before
+ * JNI_OnLoad's CPU check.  A thread choosing while another applies it gets
+ * the table's choice for that call, which gives the same results. */
+static void apply_environment(void)
+{
+    if (atomic_load_explicit(&environment_applied, memory_order_acquire) ||
+        atomic_exchange(&environment_applied, 1))
+        return;
+    if (getenv("JBIGI_ENGINE") != NULL)
+        force(jbigi_engine_environment());
+}
+
 int jbigi_engine_force(const char *name)
 {
+    atomic_store(&environment_applied, 1); /* an explicit choice stands over JBIGI_ENGINE */
     return force(jbigi_engine_parse(name));
 }
 
@@ -94,21 +112,9 @@ void jbigi_engine_force_gmp(int force)
     jbigi_engine_force(force ? "gmp" : "auto");
 }
 
-/* JBIGI_ENGINE from the environment, read once, before the first choice:
- * the switch for C programs and the tests. */
-static void read_environment(void)
+int jbigi_engine_environment_applied(void)
 {
-    static atomic_int done;
-    if (atomic_load_explicit(&done, memory_order_acquire))
-        return;
-    if (getenv("JBIGI_ENGINE") != NULL)
-        force(jbigi_engine_environment());
-    atomic_store_explicit(&done, 1, memory_order_release);
-}
-
-__attribute__((constructor)) static void engine_environment(void)
-{
-    read_environment();
+    return atomic_load(&environment_applied);
 }
 
 /* ---- the table: which engine takes an odd modulus of n limbs ---- */
@@ -180,6 +186,7 @@ int jbigi_engine_gmp_base2(mp_size_t n, int constant_time)
 
 enum jbigi_engine jbigi_engine_for(mp_size_t n)
 {
+    apply_environment();
     const int f = atomic_load_explicit(&forced, memory_order_relaxed);
     if (f == JBIGI_ENGINE_GMP)
         return small_takes(n) ? JBIGI_ENGINE_SMALL : JBIGI_ENGINE_GMP;
@@ -236,6 +243,7 @@ int jbigi_selftest_once(atomic_int *state, int (*test)(int corrupt), const char 
 
 const char *jbigi_engine_note(void)
 {
+    apply_environment();
     const int ifma_off = jbigi_ifma_selftest_result() == JBIGI_IFMA_SELFTEST_FAILED;
     const int adx_off = jbigi_adx_selftest_result() == JBIGI_SELFTEST_FAILED;
     if (ifma_off && adx_off)

@@ -43,10 +43,18 @@ int jbigi_engine_environment(void);
  * Forces an engine by name for every call from now on: "gmp", "adx" or
  * "ifma"; "auto" (or NULL) lets the table choose again.  An engine this CPU
  * cannot run, or an unknown name, leaves the choice on auto and returns -1
- * (jbigi_engine_note() then says why); 0 otherwise.  Set at load (by
- * -Djbigi.engine, or JBIGI_ENGINE in the environment for C programs).
+ * (jbigi_engine_note() then says why); 0 otherwise.  Java's Engine.select()
+ * calls it for -Djbigi.engine as NativeBigInteger initialises, after
+ * JNI_OnLoad.  JBIGI_ENGINE in the environment (for C programs) is applied
+ * the same way on the first engine choice (jbigi_engine_for,
+ * jbigi_engine_name, jbigi_engine_note), never at load, unless a force came
+ * first: an explicit choice stands over the environment's.
  */
 int jbigi_engine_force(const char *name);
+
+/* 1 once JBIGI_ENGINE has been applied (or made moot by jbigi_engine_force):
+ * for the tests, which check that nothing happens before the first choice. */
+int jbigi_engine_environment_applied(void);
 
 /* Forces GMP (1) or goes back to auto (0): the older switch. */
 void jbigi_engine_force_gmp(int force);

@@ -13,16 +13,20 @@
  *
  * JBIGI_ENGINE=gmp in the environment makes the engine unavailable: the
  * forced-GMP switch for valgrind (which cannot execute AVX-512) and for
- * comparisons.  The environment is read once, with the CPU.
+ * comparisons (jbigi_engine_environment, read once).
  *
  * The answer (and whether the CPU is an AMD Zen 4, for the size table
- * in engine.c) is computed at load time by a constructor and cached in
- * an atomic; a caller arriving before the constructor (another constructor)
- * computes it itself.  Both give the same value, so the race is benign.
+ * in engine.c) is computed on the first question and cached in an atomic;
+ * threads asking at once compute the same value, so the race is benign.
+ * Nothing here runs at load: from Java the first question comes from the
+ * first engine choice (Engine.select() as NativeBigInteger initialises),
+ * after JNI_OnLoad's CPU check.
  *
  * Where the CPU can run it, the engine is used only after its known-answer
- * self-test (ifma_selftest.c) passed in this process.  In test builds with
- * JBIGI_IFMA_MODEL every CPU "has" the instructions: the model runs them.
+ * self-test (ifma_selftest.c) passed in this process; the test runs once,
+ * on the first question whether the engine is available (the first engine
+ * choice), never at load.  In test builds with JBIGI_IFMA_MODEL every CPU
+ * "has" the instructions: the model runs them.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -96,8 +100,8 @@ static int engine_forced_off(void)
 
 /* -1: not computed yet; 0: the CPU cannot run the engine; 1: it can; 2:
  * it can, and it is an AMD Zen 4 (family 19h), where the engine wins from
- * smaller moduli than elsewhere (see ifma_powm.c).  One CPUID pass, at load
- * time: in a virtual machine a CPUID instruction may cost microseconds. */
+ * smaller moduli than elsewhere (see ifma_powm.c).  One CPUID pass per
+ * process: in a virtual machine a CPUID instruction may cost microseconds. */
 static atomic_int cpu = -1;
 
 static int compute_cpu(void)
@@ -107,11 +111,6 @@ static int compute_cpu(void)
         v = cpu_is_amd_family_19h() ? 2 : 1;
     atomic_store_explicit(&cpu, v, memory_order_release);
     return v;
-}
-
-__attribute__((constructor)) static void ifma_cpu_init(void)
-{
-    compute_cpu();
 }
 
 static int cpu_state(void)

@@ -4,7 +4,8 @@
  * choice read it; the self-tests run once (jbigi_selftest_once), whichever
  * threads ask at once, and a failure (injected by JBIGI_ADX_SELFTEST_FAULT
  * or JBIGI_IFMA_SELFTEST_FAULT) switches its engine off for the process,
- * with a note.  The program runs itself again with the variables set, so
+ * with a note; and nothing of this runs at load (the self-tests are
+ * intercepted with --wrap to see when they run).  The program runs itself again with the variables set, so
  * that they are seen as a fresh process sees them.
  */
 #define _DEFAULT_SOURCE /* setenv */
@@ -34,6 +35,44 @@ static void check_parse(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         CHECK(jbigi_engine_parse(cases[i].name) == cases[i].engine, "parse(\"%s\") = %d, want %d",
               cases[i].name ? cases[i].name : "(null)", jbigi_engine_parse(cases[i].name), cases[i].engine);
+}
+
+/* ---- nothing at load ---- */
+
+/* Set first thing in main: whatever ran before ran at load (in a
+ * constructor, as it would inside dlopen, before JNI_OnLoad). */
+static volatile int in_main;
+static volatile int selftest_before_main;
+
+int __real_jbigi_ifma_selftest(int corrupt);
+int __real_jbigi_adx_selftest(int corrupt);
+int __wrap_jbigi_ifma_selftest(int corrupt);
+int __wrap_jbigi_adx_selftest(int corrupt);
+
+int __wrap_jbigi_ifma_selftest(int corrupt)
+{
+    if (!in_main)
+        selftest_before_main = 1;
+    return __real_jbigi_ifma_selftest(corrupt);
+}
+
+int __wrap_jbigi_adx_selftest(int corrupt)
+{
+    if (!in_main)
+        selftest_before_main = 1;
+    return __real_jbigi_adx_selftest(corrupt);
+}
+
+/* In a child: no self-test ran and JBIGI_ENGINE was not applied before
+ * main, whatever it names; the first choice applies it. */
+static void check_nothing_at_load(void)
+{
+    const char *env = getenv("JBIGI_ENGINE");
+    CHECK(!selftest_before_main, "JBIGI_ENGINE=%s: a self-test ran at load", env ? env : "(unset)");
+    CHECK(!jbigi_engine_environment_applied(), "JBIGI_ENGINE=%s: applied at load", env ? env : "(unset)");
+    (void)jbigi_engine_for(32);
+    CHECK(jbigi_engine_environment_applied(), "JBIGI_ENGINE=%s: not applied by the first choice",
+          env ? env : "(unset)");
 }
 
 /* ---- jbigi_selftest_once ---- */
@@ -157,6 +196,7 @@ static void check_injected_fault(void)
  * says, as the CPU checks and the choice see it.  Exit code: failed checks. */
 static int child(void)
 {
+    check_nothing_at_load();
     const char *env = getenv("JBIGI_ENGINE");
     const int want = jbigi_engine_parse(env);
     CHECK(jbigi_engine_environment() == want, "JBIGI_ENGINE=%s read as %d", env ? env : "(unset)",
@@ -179,6 +219,7 @@ static int child(void)
 
 int main(int argc, char **argv)
 {
+    in_main = 1;
     if (argc > 1 && strcmp(argv[1], "--child") == 0)
         return child();
     printf("# test_engine\n");
