@@ -19,6 +19,8 @@
 #include "adx.h"
 #include "karatsuba.h"
 #include "limb_inverse.h"
+#include "mpn_mont.h"
+#include "opaque.h"
 #include "cpu_check.h"
 #include "engine.h"
 
@@ -304,14 +306,6 @@ static mp_limb_t negated_inverse_high(const mp_limb_t *m, mp_size_t n)
     return (mp_limb_t)((0 - x) >> 64);
 }
 
-/* x, with its value hidden from the compiler (which might otherwise turn
- * a condition computed from secret bits back into a branch). */
-static inline mp_limb_t opaque(mp_limb_t x)
-{
-    __asm__("" : "+r"(x));
-    return x;
-}
-
 void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
 {
     const mp_size_t N = ctx->N;
@@ -354,7 +348,9 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
      * took three quarters of the time of a loop over single limbs. */
     mp_limb_t *d = u; /* u's low half is free now */
     const mp_limb_t borrow = mpn_sub_n(d, r, m, N);
-    const __m128i keep_difference = _mm_set1_epi64x((long long)opaque(0 - ((high | (borrow ^ 1)) & 1)));
+    mp_limb_t keep = 0 - ((high | (borrow ^ 1)) & 1);
+    JBIGI_OPAQUE(keep);
+    const __m128i keep_difference = _mm_set1_epi64x((long long)keep);
     for (mp_size_t i = 0; i < N; i += 2) {
         const __m128i difference = _mm_loadu_si128((const void *)(d + i));
         const __m128i sum = _mm_loadu_si128((const void *)(r + i));
@@ -396,24 +392,10 @@ void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
     jbigi_adx_redc(ctx, r, u);
 }
 
-/* 2 a = carry R + twice is below 2 m: m comes off when carry is set or
- * twice - m does not borrow.  The public form doubles only when asked. */
+/* The doubling on N limbs, in the work area (mpn_mont.h). */
 void jbigi_adx_double_if(const jbigi_adx_ctx *ctx, mp_limb_t *a, mp_limb_t bit)
 {
-    const mp_size_t N = ctx->N;
-    if (!ctx->secret) {
-        if (bit && (mpn_lshift(a, a, N, 1) != 0 || mpn_cmp(a, ctx->m, N) >= 0))
-            mpn_sub_n(a, a, ctx->m, N);
-        return;
-    }
-    mp_limb_t *twice = ctx->work, *less = ctx->work + N;
-    const mp_limb_t carry = mpn_lshift(twice, a, N, 1);
-    const mp_limb_t borrow = mpn_sub_n(less, twice, ctx->m, N);
-    const mp_limb_t reduce = opaque(0 - ((carry | (borrow ^ 1)) & 1)), take = opaque(0 - (bit & 1));
-    for (mp_size_t i = 0; i < N; i++) {
-        const mp_limb_t doubled = twice[i] ^ ((twice[i] ^ less[i]) & reduce);
-        a[i] ^= (a[i] ^ doubled) & take;
-    }
+    jbigi_mont_double_if(a, bit, ctx->m, ctx->N, ctx->secret, ctx->work);
 }
 
 #else /* not x86-64: the engine is never available, these are never reached */

@@ -66,6 +66,7 @@
 #include "ifma.h"
 #include "ifma_intrin.h"
 #include "limb_inverse.h"
+#include "opaque.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
 
@@ -1181,7 +1182,7 @@ JBIGI_AVX512_TARGET("avx512f") void jbigi_ifma_double_if(const jbigi_ifma_ctx *c
 {
     uint64_t keep_doubled = 0 - (bit & 1);
 #if !defined(JBIGI_IFMA_MODEL)
-    __asm__("" : "+r"(keep_doubled)); /* no branch on a secret bit */
+    JBIGI_OPAQUE(keep_doubled); /* no branch on a secret bit */
 #endif
     const __m512i take = _mm512_set1_epi64((long long)keep_doubled), mask52 = _mm512_set1_epi64((long long)M52);
     __m512i carry_below = _mm512_setzero_si512();
