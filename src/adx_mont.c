@@ -4,11 +4,13 @@
  * Invariants: N is a multiple of 4 and at least n; the modulus is odd and
  * zero-padded to N limbs, so m < R = 2^(64 N); every value handed in is
  * below m, so a product u = a b is below m R and its reduction
- * (u + q m) / R is below 2 m: one masked subtraction brings it into
- * [0, m).  Nothing here branches on a value: the loops run over N, the
- * carries stay in the flags, and the last subtraction is kept or dropped
- * under a mask, so the secret paths (ctx->secret) are constant time as
- * long as the products are, which karatsuba.c's secret forms are.
+ * (u + q m) / R is below 2 m: one subtraction of m brings it into
+ * [0, m).  The secret paths (ctx->secret) branch on no value: the loops
+ * run over N, the carries stay in the flags, the last subtraction is kept
+ * or dropped under a mask and the doubling is masked, so they are constant
+ * time as long as the products are, which karatsuba.c's secret forms are.
+ * The public paths (products of public values) may branch on a value: the
+ * last subtraction and the doubling run only when needed.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdatomic.h>

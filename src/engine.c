@@ -1,26 +1,22 @@
 /*
- * engine.c - the per-call engine choice, see engine.h: one table, measured
- * (doc/engines.md has the figures).
+ * engine.c - the per-call engine choice, see engine.h: one table, filled
+ * from measurements (doc/engines.md, "The engine table", has the figures
+ * behind each bound).
  *
- *   one limb          small_powm.c: about 0.6 of mpz_powm's time
+ *   one limb          small_powm.c (small_takes)
  *   IFMA's sizes      the AVX-512 IFMA engine, where the CPU has it and
  *                     its self-test passed: from 576 bits (512 on AMD Zen
  *                     4) to 8192 (ifma_takes)
- *   ADX's sizes       the MULX/ADX engine, where the CPU has BMI2 and ADX
- *                     and IFMA did not take the size: 256 bits (four
- *                     limbs, all in registers), and on AMD from 1024
- *                     bits, at limb counts that are a multiple of 8, or
- *                     one less from 1472 bits (its eight-row reduction
- *                     then runs with little padding).  On an AMD Zen 4
- *                     there: 0.73 to 0.98 of mpz_powm's time (the margin
- *                     thins toward 8192 bits), 0.76 to 0.93 of
- *                     mpz_powm_sec's; at the other limb counts slower
- *                     than GMP.  On Intel, where GMP's own code runs on
- *                     MULX and ADX, level with GMP to 1536 bits: from
- *                     2048 bits, multiples of 8 limbs only (adx_takes).
+ *   ADX's sizes       the MULX/ADX engine, where the CPU has BMI2 and ADX,
+ *                     its self-test passed and IFMA did not take the size:
+ *                     256 bits (four limbs, all in registers); on AMD from
+ *                     1024 bits at limb counts that are a multiple of 8,
+ *                     or one less from 1472 bits (its eight-row reduction
+ *                     then runs with little padding); on Intel from 2048
+ *                     bits, multiples of 8 limbs only (adx_takes)
  *   the rest          GMP; for the base 2 from 512 bits (constant time:
  *                     1024) GMP's mpn functions under the base-2 driver
- *                     (jbigi_engine_gmp_base2).
+ *                     (jbigi_engine_gmp_base2)
  */
 #include "engine.h"
 
@@ -119,18 +115,14 @@ int jbigi_engine_environment_applied(void)
 
 /* ---- the table: which engine takes an odd modulus of n limbs ---- */
 
-/* One limb: small_powm.c, about 0.6 of mpz_powm's time. */
+/* One limb: small_powm.c. */
 static int small_takes(mp_size_t n)
 {
     return n == 1;
 }
 
-/* IFMA, measured by test/bench/ifma_bench.c, from 576 bits: on the Intel
- * Xeon there modPow takes 0.90 of mpz_powm's time and modPowCT 0.87 of
- * mpz_powm_sec's; at 512 bits 0.95 to 0.98, too thin a margin; at 448 GMP
- * wins.  On AMD Zen 4 (GMP built for zen2, its choice there) from 512 bits:
- * 0.68 and 0.76 of GMP's time; at 448 bits 0.85 and 0.93, at 384 0.81 and
- * 0.94, too thin for modPowCT. */
+/* IFMA from 9 limbs (576 bits), on AMD Zen 4 from 8 (512 bits): below,
+ * GMP is as fast or faster (test/bench/ifma_bench.c). */
 #define IFMA_MIN_LIMBS 9
 #define IFMA_MIN_LIMBS_ZEN4 8
 
@@ -141,15 +133,10 @@ static int ifma_takes(mp_size_t n)
     return n >= (jbigi_ifma_zen4() ? IFMA_MIN_LIMBS_ZEN4 : IFMA_MIN_LIMBS);
 }
 
-/* MULX/ADX: the limb counts where it beats GMP (see above); four limbs on
- * its register-only kernels (on an AMD Zen 5 0.65 of mpz_powm's time, 0.70
- * to 0.75 of mpz_powm_sec's; three limbs, padded to four, 0.82 and 1.07:
- * left to GMP).  On Intel the larger sizes start at 2048 bits: on an
- * Intel Xeon of the Sapphire Rapids class with IFMA forced off (GMP built
- * for coreibwl, whose own code runs on MULX and ADX), medians of 100 to
- * 300 interleaved runs gave 1.04 to 1.11 of GMP's time at 1024 bits and
- * 1.00 to 1.04 at 1536, 0.97 to 1.01 at 2048, 0.95 to 0.98 at 3072 and
- * 0.93 to 0.96 at 4096; one limb less is padded, too thin a margin there. */
+/* MULX/ADX: the limb counts where it beats GMP (see above): four limbs on
+ * its register-only kernels (three, padded to four, are left to GMP); on
+ * AMD multiples of 8 from 16 limbs and one less from 23; on Intel, where
+ * GMP's own code runs on MULX and ADX, multiples of 8 from 32 limbs. */
 static int adx_takes(mp_size_t n)
 {
     if (n > JBIGI_ADX_MAX_LIMBS || !jbigi_adx_available())
@@ -164,18 +151,8 @@ static int adx_takes(mp_size_t n)
 /* GMP's engine raises 2 on GMP's mpn functions under the base-2 driver
  * (mpn_mont.c: a squaring and a doubling per bit, no products by the base)
  * rather than with mpz_powm or mpn_sec_powm, from 512 bits in variable time
- * and 1024 in constant time.  On the Intel Xeon, GMP built for coreibwl,
- * medians of 31 interleaved runs against mpz_powm and mpz_powm_sec raising
- * 2 (R^2 mod m included): 0.94 and 1.02 of GMP's time at 512 bits, 0.90
- * and 0.98 at 768, 0.87 and 0.89 at 1024, 0.82 and 0.81 at 2048, 0.81 and
- * 0.79 at 4096; at 384 bits 1.01 and 1.10.  Against the MULX/ADX
- * engine's base-2 path in the same process, the ADX time over this one:
- * 0.93 at 512 bits and 1.00 to 1.15 from 768 to 4096 in variable time,
- * 0.87 to 1.06 in constant time (GMP's mpn_addmul_1 rows run on MULX and ADX there too), so
- * the engine table stays as it is for the base 2.  Not measured on other
- * CPUs: the path uses only what mpz_powm does there (GMP's products, and
- * rows of mpn_addmul_1 where GMP has no assembly reduction), minus the
- * products. */
+ * and 1024 in constant time; the MULX/ADX engine's sizes stay its own for
+ * the base 2 too. */
 #define GMP_BASE2_MIN_BITS 512
 #define GMP_BASE2_MIN_BITS_CT 1024
 
