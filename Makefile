@@ -92,7 +92,7 @@ endif
 JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
 C_SOURCES := src/jbigi.c src/fixedbase_jni.c src/jni_util.c src/convert.c src/arith.c src/version.c \
   src/wipe.c src/scratch.c src/fixedbase.c src/engine.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c \
-  src/adx_mont.c src/adx_mont4.c src/adx_powm.c src/adx_select.c src/karatsuba.c src/mpn_mont.c \
+  src/adx_mont.c src/adx_mont4.c src/adx_powm.c src/adx_select.c src/adx_selftest.c src/karatsuba.c src/mpn_mont.c \
   src/small_powm.c src/cpu_check.c src/table_memory.c
 C_HEADERS := $(wildcard src/*.h) include/jbigi.h
 # 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine

@@ -44,6 +44,31 @@ int jbigi_adx_cpu(void);
  * more sizes there). */
 int jbigi_adx_amd(void);
 
+/*
+ * 1 if the engine may be used: jbigi_adx_cpu(), and its known-answer
+ * self-test passed in this process (run on the first question; see
+ * jbigi_adx_selftest).  What the per-call engine choice asks.
+ */
+int jbigi_adx_available(void);
+
+/* The self-test's outcome (engine.h's JBIGI_SELFTEST_NOT_RUN, _PASSED or
+ * _FAILED), running it if it has not run yet. */
+int jbigi_adx_selftest_result(void);
+
+/*
+ * The known-answer self-test (adx_selftest.c): for every shape of the
+ * engine's code (the four-limb kernels, the eight-row and the row-by-row
+ * reduction, the secret products' Karatsuba splits), a short exponentiation
+ * on the Montgomery layer with public and with secret products, a doubling,
+ * and the table select, against GMP's mpn functions (no GMP allocation).
+ * Requires jbigi_adx_cpu().  Returns 0 when every result matched, the limb
+ * count of the first mismatch, or -1 when memory ran out (nothing is known
+ * then).  corrupt: flip a bit of each engine result before comparing (for
+ * the tests, and the environment variable JBIGI_ADX_SELFTEST_FAULT=1: the
+ * check must catch it).
+ */
+int jbigi_adx_selftest(int corrupt);
+
 /* The products' scratch in a context, in limbs: the product, the
  * reduction's carries, Karatsuba's scratch (karatsuba.h). */
 #define JBIGI_ADX_WORK_LIMBS(N) (3 * (size_t)(N) + 4 * (size_t)(N))

@@ -4,13 +4,16 @@
  * Invariants: N is a multiple of 4 and at least n; the modulus is odd and
  * zero-padded to N limbs, so m < R = 2^(64 N); every value handed in is
  * below m, so a product u = a b is below m R and its reduction
- * (u + q m) / R is below 2 m: one masked subtraction brings it into
- * [0, m).  Nothing here branches on a value: the loops run over N, the
- * carries stay in the flags, and the last subtraction is kept or dropped
- * under a mask, so the secret paths (ctx->secret) are constant time as
- * long as the products are, which karatsuba.c's secret forms are.
+ * (u + q m) / R is below 2 m: one subtraction of m brings it into
+ * [0, m).  The secret paths (ctx->secret) branch on no value: the loops
+ * run over N, the carries stay in the flags, the last subtraction is kept
+ * or dropped under a mask and the doubling is masked, so they are constant
+ * time as long as the products are, which karatsuba.c's secret forms are.
+ * The public paths (products of public values) may branch on a value: the
+ * last subtraction and the doubling run only when needed.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +21,10 @@
 #include "adx.h"
 #include "karatsuba.h"
 #include "limb_inverse.h"
+#include "mpn_mont.h"
+#include "opaque.h"
 #include "cpu_check.h"
+#include "engine.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
 #define ADX_CODE 1
@@ -189,14 +195,32 @@ __asm__(
     "  sbb %r15, %r15\n"
     "  neg %r15\n"
     ".endm\n"
+    /* The CFI says where each saved register is and where the caller's
+     * frame starts (the CFA, rsp + 8 on entry) after every change of rsp,
+     * so that debuggers, profilers and the JVM's crash reports unwind
+     * through the function. */
     "jbigi_adx_redc8:\n"
+    "  .cfi_startproc\n"
     "  push %rbx\n"
+    "  .cfi_def_cfa_offset 16\n"
+    "  .cfi_offset %rbx, -16\n"
     "  push %rbp\n"
+    "  .cfi_def_cfa_offset 24\n"
+    "  .cfi_offset %rbp, -24\n"
     "  push %r12\n"
+    "  .cfi_def_cfa_offset 32\n"
+    "  .cfi_offset %r12, -32\n"
     "  push %r13\n"
+    "  .cfi_def_cfa_offset 40\n"
+    "  .cfi_offset %r13, -40\n"
     "  push %r14\n"
+    "  .cfi_def_cfa_offset 48\n"
+    "  .cfi_offset %r14, -48\n"
     "  push %r15\n"
+    "  .cfi_def_cfa_offset 56\n"
+    "  .cfi_offset %r15, -56\n"
     "  sub $80, %rsp\n"
+    "  .cfi_def_cfa_offset 136\n"
     "  mov %rcx, 64(%rsp)\n"
     "  mov %r8, 72(%rsp)\n"
     "  mov %rdx, %rcx\n"
@@ -242,13 +266,27 @@ __asm__(
     "  mov %r13, 56(%rdi)\n"
     "  mov %r15, %rax\n"
     "  add $80, %rsp\n"
+    "  .cfi_def_cfa_offset 56\n"
     "  pop %r15\n"
+    "  .cfi_def_cfa_offset 48\n"
+    "  .cfi_restore %r15\n"
     "  pop %r14\n"
+    "  .cfi_def_cfa_offset 40\n"
+    "  .cfi_restore %r14\n"
     "  pop %r13\n"
+    "  .cfi_def_cfa_offset 32\n"
+    "  .cfi_restore %r13\n"
     "  pop %r12\n"
+    "  .cfi_def_cfa_offset 24\n"
+    "  .cfi_restore %r12\n"
     "  pop %rbp\n"
+    "  .cfi_def_cfa_offset 16\n"
+    "  .cfi_restore %rbp\n"
     "  pop %rbx\n"
+    "  .cfi_def_cfa_offset 8\n"
+    "  .cfi_restore %rbx\n"
     "  ret\n"
+    "  .cfi_endproc\n"
     ".size jbigi_adx_redc8, .-jbigi_adx_redc8\n"
     ".purgem JBIGI_ADX_ROW\n"
     ".purgem JBIGI_ADX_Q2\n"
@@ -270,14 +308,6 @@ static mp_limb_t negated_inverse_high(const mp_limb_t *m, mp_size_t n)
     return (mp_limb_t)((0 - x) >> 64);
 }
 
-/* x, with its value hidden from the compiler (which might otherwise turn
- * a condition computed from secret bits back into a branch). */
-static inline mp_limb_t opaque(mp_limb_t x)
-{
-    __asm__("" : "+r"(x));
-    return x;
-}
-
 void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
 {
     const mp_size_t N = ctx->N;
@@ -286,9 +316,11 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
     if (N % 8 == 0) {
         /* Eight rows a call (jbigi_adx_redc8).  The carry out of rows i ..
          * i+7 belongs at u[N + i + 8]: gathered in spread[i + 8], added
-         * in one pass, the last one straight into high. */
+         * in one pass, the last one straight into high.  All N limbs of
+         * spread are added, and the loop writes only every eighth: the
+         * others are zeroed here, whatever the work area held before. */
         mp_limb_t *spread = ctx->work + 2 * N, last = 0;
-        mpn_zero(spread, 8); /* the loop sets the rest */
+        mpn_zero(spread, N);
         for (mp_size_t i = 0; i < N; i += 8) {
             const mp_limb_t carry = jbigi_adx_redc8(u + i, m, N / 8, ctx->k0, ctx->k1);
             if (i + 8 < N)
@@ -318,7 +350,9 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
      * took three quarters of the time of a loop over single limbs. */
     mp_limb_t *d = u; /* u's low half is free now */
     const mp_limb_t borrow = mpn_sub_n(d, r, m, N);
-    const __m128i keep_difference = _mm_set1_epi64x((long long)opaque(0 - ((high | (borrow ^ 1)) & 1)));
+    mp_limb_t keep = 0 - ((high | (borrow ^ 1)) & 1);
+    JBIGI_OPAQUE(keep);
+    const __m128i keep_difference = _mm_set1_epi64x((long long)keep);
     for (mp_size_t i = 0; i < N; i += 2) {
         const __m128i difference = _mm_loadu_si128((const void *)(d + i));
         const __m128i sum = _mm_loadu_si128((const void *)(r + i));
@@ -360,24 +394,10 @@ void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
     jbigi_adx_redc(ctx, r, u);
 }
 
-/* 2 a = carry R + twice is below 2 m: m comes off when carry is set or
- * twice - m does not borrow.  The public form doubles only when asked. */
+/* The doubling on N limbs, in the work area (mpn_mont.h). */
 void jbigi_adx_double_if(const jbigi_adx_ctx *ctx, mp_limb_t *a, mp_limb_t bit)
 {
-    const mp_size_t N = ctx->N;
-    if (!ctx->secret) {
-        if (bit && (mpn_lshift(a, a, N, 1) != 0 || mpn_cmp(a, ctx->m, N) >= 0))
-            mpn_sub_n(a, a, ctx->m, N);
-        return;
-    }
-    mp_limb_t *twice = ctx->work, *less = ctx->work + N;
-    const mp_limb_t carry = mpn_lshift(twice, a, N, 1);
-    const mp_limb_t borrow = mpn_sub_n(less, twice, ctx->m, N);
-    const mp_limb_t reduce = opaque(0 - ((carry | (borrow ^ 1)) & 1)), take = opaque(0 - (bit & 1));
-    for (mp_size_t i = 0; i < N; i++) {
-        const mp_limb_t doubled = twice[i] ^ ((twice[i] ^ less[i]) & reduce);
-        a[i] ^= (a[i] ^ doubled) & take;
-    }
+    jbigi_mont_double_if(a, bit, ctx->m, ctx->N, ctx->secret, ctx->work);
 }
 
 #else /* not x86-64: the engine is never available, these are never reached */
@@ -489,8 +509,7 @@ void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t
 
 static int cpu_has_adx(void)
 {
-    const char *env = getenv("JBIGI_ENGINE");
-    if (env != NULL && strcmp(env, "gmp") == 0)
+    if (jbigi_engine_environment() == JBIGI_ENGINE_GMP)
         return 0;
 #if defined(JBIGI_ADX_VALGRIND)
     /* Test builds for valgrind only, on a host with ADX: valgrind executes
@@ -520,4 +539,21 @@ int jbigi_adx_cpu(void)
 int jbigi_adx_amd(void)
 {
     return cpu_state() == 2;
+}
+
+/* The self-test's outcome (adx_selftest.c), shared by every thread: run
+ * once, by the first caller (jbigi_selftest_once), and a failure stands for
+ * the life of the process. */
+static atomic_int selftest = JBIGI_SELFTEST_UNKNOWN;
+
+int jbigi_adx_selftest_result(void)
+{
+    if (!jbigi_adx_cpu())
+        return JBIGI_SELFTEST_NOT_RUN;
+    return jbigi_selftest_once(&selftest, jbigi_adx_selftest, "JBIGI_ADX_SELFTEST_FAULT");
+}
+
+int jbigi_adx_available(void)
+{
+    return jbigi_adx_cpu() && jbigi_adx_selftest_result() == JBIGI_SELFTEST_PASSED;
 }

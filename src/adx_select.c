@@ -20,7 +20,10 @@
 #include <immintrin.h>
 
 /* x's value is unknown to the compiler from here on, so the comparison
- * cannot be turned back into a test of index and a branch. */
+ * cannot be turned back into a test of index and a branch.  The vector
+ * form of opaque.h's JBIGI_OPAQUE, kept here: these are the compiler's own
+ * AVX2 types in every build, while the IFMA engine's vector barrier
+ * (ifma_intrin.h) must compile to nothing on the model's types. */
 #define OPAQUE(x) __asm__("" : "+x"(x))
 
 #define LOAD(p) _mm256_loadu_si256((const void *)(p))

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "opaque.h"
+
 #if GMP_NAIL_BITS != 0
 #error "jbigi needs a GMP built without nails"
 #endif
@@ -46,12 +48,13 @@ static inline void store_be_limb(uint8_t *p, mp_limb_t v)
     memcpy(p, &v, sizeof v);
 }
 
-/* All ones if a < b, else 0, for a, b < 2^(bits - 1); the empty asm keeps the
- * compiler from turning the mask back into a branch. */
+/* All ones if a < b, else 0, for a, b < 2^(bits - 1); hidden from the
+ * compiler (opaque.h), which could otherwise turn the mask back into a
+ * branch. */
 static inline size_t mask_below(size_t a, size_t b)
 {
     size_t mask = (size_t)0 - ((a - b) >> (sizeof(size_t) * 8 - 1));
-    __asm__("" : "+r"(mask));
+    JBIGI_OPAQUE(mask);
     return mask;
 }
 

@@ -110,6 +110,16 @@ const char *jbigi_cpu_vendor(void)
 }
 
 
+unsigned jbigi_cpu_family(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    (void)b, (void)c, (void)d;
+    const unsigned base = (a >> 8) & 0xf, ext = (a >> 20) & 0xff;
+    return base == 0xf ? base + ext : base;
+}
+
 #elif defined(__arm__)
 #include <sys/auxv.h>
 
@@ -149,6 +159,11 @@ int jbigi_cpu_has(const char *name)
 const char *jbigi_cpu_vendor(void)
 {
     return "other";
+}
+
+unsigned jbigi_cpu_family(void)
+{
+    return 0;
 }
 #endif
 

@@ -54,6 +54,10 @@ int jbigi_cpu_check(char *message, size_t size);
  */
 int jbigi_cpu_is_amd(void);
 
+/* CPUID's family (base family plus extended family, as Linux shows it:
+ * 0x19 for Zen 3 and Zen 4, 0x1a for Zen 5); 0 off x86. */
+unsigned jbigi_cpu_family(void);
+
 /* The variant this library was built as ("skylake", "none", ...). */
 const char *jbigi_cpu_variant(void);
 

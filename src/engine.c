@@ -1,26 +1,22 @@
 /*
- * engine.c - the per-call engine choice, see engine.h: one table, measured
- * (doc/engines.md has the figures).
+ * engine.c - the per-call engine choice, see engine.h: one table, filled
+ * from measurements (doc/engines.md, "The engine table", has the figures
+ * behind each bound).
  *
- *   one limb          small_powm.c: about 0.6 of mpz_powm's time
+ *   one limb          small_powm.c (small_takes)
  *   IFMA's sizes      the AVX-512 IFMA engine, where the CPU has it and
  *                     its self-test passed: from 576 bits (512 on AMD Zen
  *                     4) to 8192 (ifma_takes)
- *   ADX's sizes       the MULX/ADX engine, where the CPU has BMI2 and ADX
- *                     and IFMA did not take the size: 256 bits (four
- *                     limbs, all in registers), and on AMD from 1024
- *                     bits, at limb counts that are a multiple of 8, or
- *                     one less from 1472 bits (its eight-row reduction
- *                     then runs with little padding).  On an AMD Zen 4
- *                     there: 0.73 to 0.98 of mpz_powm's time (the margin
- *                     thins toward 8192 bits), 0.76 to 0.93 of
- *                     mpz_powm_sec's; at the other limb counts slower
- *                     than GMP.  On Intel, where GMP's own code runs on
- *                     MULX and ADX, level with GMP to 1536 bits: from
- *                     2048 bits, multiples of 8 limbs only (adx_takes).
+ *   ADX's sizes       the MULX/ADX engine, where the CPU has BMI2 and ADX,
+ *                     its self-test passed and IFMA did not take the size:
+ *                     256 bits (four limbs, all in registers); on AMD from
+ *                     1024 bits at limb counts that are a multiple of 8,
+ *                     or one less from 1472 bits (its eight-row reduction
+ *                     then runs with little padding); on Intel from 2048
+ *                     bits, multiples of 8 limbs only (adx_takes)
  *   the rest          GMP; for the base 2 from 512 bits (constant time:
  *                     1024) GMP's mpn functions under the base-2 driver
- *                     (jbigi_engine_gmp_base2).
+ *                     (jbigi_engine_gmp_base2)
  */
 #include "engine.h"
 
@@ -33,36 +29,78 @@
 
 /* -1: auto; else the forced enum jbigi_engine.  Atomic, so that late
  * readers see it whole. */
-static atomic_int forced = -1;
+static atomic_int forced = JBIGI_ENGINE_AUTO;
 /* 1 when the last engine asked for could not be used. */
 static atomic_int refused;
 
 static int engine_runs_here(enum jbigi_engine engine)
 {
     switch (engine) {
-    case JBIGI_ENGINE_ADX: return jbigi_adx_cpu();
+    case JBIGI_ENGINE_ADX: return jbigi_adx_available();
     case JBIGI_ENGINE_IFMA: return jbigi_ifma_available();
     default: return 1;
     }
 }
 
-int jbigi_engine_force(const char *name)
+int jbigi_engine_parse(const char *name)
 {
-    int engine = -1;
-    if (name == NULL || strcmp(name, "auto") == 0 || name[0] == '\0')
-        engine = -1;
-    else if (strcmp(name, "gmp") == 0)
-        engine = JBIGI_ENGINE_GMP;
-    else if (strcmp(name, "adx") == 0)
-        engine = JBIGI_ENGINE_ADX;
-    else if (strcmp(name, "ifma") == 0 || strcmp(name, "avx512-ifma") == 0)
-        engine = JBIGI_ENGINE_IFMA;
-    else
-        engine = -2;
-    const int usable = engine == -1 || (engine >= 0 && engine_runs_here((enum jbigi_engine)engine));
-    atomic_store(&forced, usable ? engine : -1);
+    if (name == NULL || name[0] == '\0' || strcmp(name, "auto") == 0)
+        return JBIGI_ENGINE_AUTO;
+    if (strcmp(name, "gmp") == 0)
+        return JBIGI_ENGINE_GMP;
+    if (strcmp(name, "adx") == 0)
+        return JBIGI_ENGINE_ADX;
+    if (strcmp(name, "ifma") == 0 || strcmp(name, "avx512-ifma") == 0)
+        return JBIGI_ENGINE_IFMA;
+    return JBIGI_ENGINE_UNKNOWN;
+}
+
+/* JBIGI_ENGINE_UNKNOWN - 1: not read yet.  Threads reading it at once
+ * store the same value. */
+#define ENVIRONMENT_NOT_READ (JBIGI_ENGINE_UNKNOWN - 1)
+
+int jbigi_engine_environment(void)
+{
+    static atomic_int parsed = ENVIRONMENT_NOT_READ;
+    int v = atomic_load_explicit(&parsed, memory_order_acquire);
+    if (v == ENVIRONMENT_NOT_READ) {
+        v = jbigi_engine_parse(getenv("JBIGI_ENGINE"));
+        atomic_store_explicit(&parsed, v, memory_order_release);
+    }
+    return v;
+}
+
+/* Forces engine (a jbigi_engine_parse value). */
+static int force(int engine)
+{
+    const int usable =
+        engine == JBIGI_ENGINE_AUTO || (engine >= 0 && engine_runs_here((enum jbigi_engine)engine));
+    atomic_store(&forced, usable ? engine : JBIGI_ENGINE_AUTO);
     atomic_store(&refused, !usable);
     return usable ? 0 : -1;
+}
+
+/* 1 once JBIGI_ENGINE has been applied, or made moot by an explicit force. */
+static atomic_int environment_applied;
+
+/* JBIGI_ENGINE from the environment (the switch for C programs and the
+ * tests), applied as a forced engine on the first engine choice: never at
+ * load, so that no engine runs its self-test inside dlopen, before
+ * JNI_OnLoad's CPU check.  A thread choosing while another applies it gets
+ * the table's choice for that call, which gives the same results. */
+static void apply_environment(void)
+{
+    if (atomic_load_explicit(&environment_applied, memory_order_acquire) ||
+        atomic_exchange(&environment_applied, 1))
+        return;
+    if (getenv("JBIGI_ENGINE") != NULL)
+        force(jbigi_engine_environment());
+}
+
+int jbigi_engine_force(const char *name)
+{
+    atomic_store(&environment_applied, 1); /* an explicit choice stands over JBIGI_ENGINE */
+    return force(jbigi_engine_parse(name));
 }
 
 void jbigi_engine_force_gmp(int force)
@@ -70,38 +108,21 @@ void jbigi_engine_force_gmp(int force)
     jbigi_engine_force(force ? "gmp" : "auto");
 }
 
-/* JBIGI_ENGINE from the environment, read once, before the first choice:
- * the switch for C programs and the tests. */
-static void read_environment(void)
+int jbigi_engine_environment_applied(void)
 {
-    static atomic_int done;
-    if (atomic_load_explicit(&done, memory_order_acquire))
-        return;
-    const char *env = getenv("JBIGI_ENGINE");
-    if (env != NULL)
-        jbigi_engine_force(env);
-    atomic_store_explicit(&done, 1, memory_order_release);
-}
-
-__attribute__((constructor)) static void engine_environment(void)
-{
-    read_environment();
+    return atomic_load(&environment_applied);
 }
 
 /* ---- the table: which engine takes an odd modulus of n limbs ---- */
 
-/* One limb: small_powm.c, about 0.6 of mpz_powm's time. */
+/* One limb: small_powm.c. */
 static int small_takes(mp_size_t n)
 {
     return n == 1;
 }
 
-/* IFMA, measured by test/bench/ifma_bench.c, from 576 bits: on the Intel
- * Xeon there modPow takes 0.90 of mpz_powm's time and modPowCT 0.87 of
- * mpz_powm_sec's; at 512 bits 0.95 to 0.98, too thin a margin; at 448 GMP
- * wins.  On AMD Zen 4 (GMP built for zen2, its choice there) from 512 bits:
- * 0.68 and 0.76 of GMP's time; at 448 bits 0.85 and 0.93, at 384 0.81 and
- * 0.94, too thin for modPowCT. */
+/* IFMA from 9 limbs (576 bits), on AMD Zen 4 from 8 (512 bits): below,
+ * GMP is as fast or faster (test/bench/ifma_bench.c). */
 #define IFMA_MIN_LIMBS 9
 #define IFMA_MIN_LIMBS_ZEN4 8
 
@@ -112,18 +133,13 @@ static int ifma_takes(mp_size_t n)
     return n >= (jbigi_ifma_zen4() ? IFMA_MIN_LIMBS_ZEN4 : IFMA_MIN_LIMBS);
 }
 
-/* MULX/ADX: the limb counts where it beats GMP (see above); four limbs on
- * its register-only kernels (on an AMD Zen 5 0.65 of mpz_powm's time, 0.70
- * to 0.75 of mpz_powm_sec's; three limbs, padded to four, 0.82 and 1.07:
- * left to GMP).  On Intel the larger sizes start at 2048 bits: on an
- * Intel Xeon of the Sapphire Rapids class with IFMA forced off (GMP built
- * for coreibwl, whose own code runs on MULX and ADX), medians of 100 to
- * 300 interleaved runs gave 1.04 to 1.11 of GMP's time at 1024 bits and
- * 1.00 to 1.04 at 1536, 0.97 to 1.01 at 2048, 0.95 to 0.98 at 3072 and
- * 0.93 to 0.96 at 4096; one limb less is padded, too thin a margin there. */
+/* MULX/ADX: the limb counts where it beats GMP (see above): four limbs on
+ * its register-only kernels (three, padded to four, are left to GMP); on
+ * AMD multiples of 8 from 16 limbs and one less from 23; on Intel, where
+ * GMP's own code runs on MULX and ADX, multiples of 8 from 32 limbs. */
 static int adx_takes(mp_size_t n)
 {
-    if (!jbigi_adx_cpu() || n > JBIGI_ADX_MAX_LIMBS)
+    if (n > JBIGI_ADX_MAX_LIMBS || !jbigi_adx_available())
         return 0;
     if (n == 4)
         return 1;
@@ -135,18 +151,8 @@ static int adx_takes(mp_size_t n)
 /* GMP's engine raises 2 on GMP's mpn functions under the base-2 driver
  * (mpn_mont.c: a squaring and a doubling per bit, no products by the base)
  * rather than with mpz_powm or mpn_sec_powm, from 512 bits in variable time
- * and 1024 in constant time.  On the Intel Xeon, GMP built for coreibwl,
- * medians of 31 interleaved runs against mpz_powm and mpz_powm_sec raising
- * 2 (R^2 mod m included): 0.94 and 1.02 of GMP's time at 512 bits, 0.90
- * and 0.98 at 768, 0.87 and 0.89 at 1024, 0.82 and 0.81 at 2048, 0.81 and
- * 0.79 at 4096; at 384 bits 1.01 and 1.10.  Against the MULX/ADX
- * engine's base-2 path in the same process, the ADX time over this one:
- * 0.93 at 512 bits and 1.00 to 1.15 from 768 to 4096 in variable time,
- * 0.87 to 1.06 in constant time (GMP's mpn_addmul_1 rows run on MULX and ADX there too), so
- * the engine table stays as it is for the base 2.  Not measured on other
- * CPUs: the path uses only what mpz_powm does there (GMP's products, and
- * rows of mpn_addmul_1 where GMP has no assembly reduction), minus the
- * products. */
+ * and 1024 in constant time; the MULX/ADX engine's sizes stay its own for
+ * the base 2 too. */
 #define GMP_BASE2_MIN_BITS 512
 #define GMP_BASE2_MIN_BITS_CT 1024
 
@@ -157,6 +163,7 @@ int jbigi_engine_gmp_base2(mp_size_t n, int constant_time)
 
 enum jbigi_engine jbigi_engine_for(mp_size_t n)
 {
+    apply_environment();
     const int f = atomic_load_explicit(&forced, memory_order_relaxed);
     if (f == JBIGI_ENGINE_GMP)
         return small_takes(n) ? JBIGI_ENGINE_SMALL : JBIGI_ENGINE_GMP;
@@ -187,10 +194,42 @@ const char *jbigi_engine_name(void)
     }
 }
 
+/* Running state: the first caller claimed the test. */
+#define SELFTEST_RUNNING (-2)
+
+int jbigi_selftest_once(atomic_int *state, int (*test)(int corrupt), const char *fault_variable)
+{
+    int v = atomic_load_explicit(state, memory_order_acquire);
+    if (v >= 0)
+        return v;
+    int expected = JBIGI_SELFTEST_UNKNOWN;
+    if (v == SELFTEST_RUNNING ||
+        !atomic_compare_exchange_strong_explicit(state, &expected, SELFTEST_RUNNING, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        return expected >= 0 ? expected : JBIGI_SELFTEST_NOT_RUN; /* stored meanwhile, or running */
+    const char *fault = getenv(fault_variable);
+    const int rc = test(fault != NULL && strcmp(fault, "1") == 0);
+    if (rc < 0) { /* out of memory: nothing known, a later caller asks again */
+        atomic_store_explicit(state, JBIGI_SELFTEST_UNKNOWN, memory_order_release);
+        return JBIGI_SELFTEST_NOT_RUN;
+    }
+    v = rc == 0 ? JBIGI_SELFTEST_PASSED : JBIGI_SELFTEST_FAILED;
+    atomic_store_explicit(state, v, memory_order_release);
+    return v;
+}
+
 const char *jbigi_engine_note(void)
 {
-    if (jbigi_ifma_selftest_result() == JBIGI_IFMA_SELFTEST_FAILED)
+    apply_environment();
+    const int ifma_off = jbigi_ifma_selftest_result() == JBIGI_IFMA_SELFTEST_FAILED;
+    const int adx_off = jbigi_adx_selftest_result() == JBIGI_SELFTEST_FAILED;
+    if (ifma_off && adx_off)
+        return "avx512-ifma switched off: its known-answer self-test failed on this CPU; "
+               "adx switched off: its known-answer self-test failed on this CPU";
+    if (ifma_off)
         return "avx512-ifma switched off: its known-answer self-test failed on this CPU";
+    if (adx_off)
+        return "adx switched off: its known-answer self-test failed on this CPU";
     if (atomic_load(&refused))
         return "the engine asked for is not known or this CPU cannot run it: chosen per call instead";
     return "";

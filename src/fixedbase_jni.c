@@ -7,9 +7,14 @@
  * FixedBase's tables are blocks that this file allocates and frees
  * (table_memory.c), handed to Java as direct buffers over memory the JVM does
  * not own: freed when FixedBase frees them, not when a collection finds the
- * buffer.  The buffer's address and capacity come from the JVM; the table in
- * it is validated by fixedbase.c before a limb of its entries is read, and a
- * block by its header before it is freed, so a forged or damaged buffer gives
+ * buffer.  The buffer's address and capacity come from the JVM; table_memory.c
+ * keeps the record of live blocks, and a buffer is read (or freed) only while
+ * that record holds it inside a live block: one over a block freed already,
+ * or over memory jbigi did not allocate, gives IllegalArgumentException
+ * without a byte of it read, and a block a call is using is not freed
+ * (IllegalStateException).  The table in a live block is validated by
+ * fixedbase.c before a limb of its entries is read, and a block by its
+ * header before it is freed, so a forged or damaged buffer gives
  * IllegalArgumentException, never a wild read or a bad free.
  */
 #include <jni.h>
@@ -53,9 +58,11 @@ static int table_limbs_fit(jint modulus_bits, jint rows, jint blocks, size_t lim
            jbigi_fb_table_limbs_fit(((size_t)modulus_bits + 63) / 64, (unsigned)rows, (unsigned)blocks, limbs);
 }
 
-/* The table in buffer as limbs, or NULL with IllegalArgumentException pending. */
-static mp_limb_t *table_of(JNIEnv *env, jobject buffer, size_t *limbs)
+/* The table in buffer as limbs, held in its live block (*block, to give
+ * back with jbigi_tm_release), or NULL with an exception pending. */
+static mp_limb_t *table_of(JNIEnv *env, jobject buffer, size_t *limbs, void **block)
 {
+    *block = NULL;
     if (buffer == NULL) {
         jbigi_throw(env, "java/lang/NullPointerException", "table is null");
         return NULL;
@@ -65,6 +72,12 @@ static mp_limb_t *table_of(JNIEnv *env, jobject buffer, size_t *limbs)
     if (address == NULL || capacity <= 0 || capacity % 8 != 0 || (uintptr_t)address % 8 != 0) {
         jbigi_throw(env, "java/lang/IllegalArgumentException",
                     "table must be a direct buffer of whole, aligned 64-bit limbs");
+        return NULL;
+    }
+    *block = jbigi_tm_acquire(address, (size_t)capacity);
+    if (*block == NULL) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException",
+                    "table is not in a live fixed-base table block from nativeAllocateTable (freed, or never one)");
         return NULL;
     }
     *limbs = (size_t)capacity / 8;
@@ -105,7 +118,7 @@ Java_net_i2p_util_FixedBase_nativeAllocateTable(JNIEnv *env, jclass cls, jlong t
         block = NULL; /* Java's now, until nativeFreeTable */
 done:
     if (block != NULL)
-        jbigi_tm_free(block);
+        jbigi_tm_free(block, JBIGI_TM_HEADER_BYTES + (size_t)tableBytes);
     return buffer;
 }
 
@@ -122,12 +135,12 @@ Java_net_i2p_util_FixedBase_nativeFreeTable(JNIEnv *env, jclass cls, jobject jbl
     }
     void *address = (*env)->GetDirectBufferAddress(env, jblock);
     jlong capacity = (*env)->GetDirectBufferCapacity(env, jblock);
-    if (address == NULL || capacity <= 0 || !jbigi_tm_is_block(address, (size_t)capacity)) {
+    const int rc = address == NULL || capacity <= 0 ? JBIGI_TM_NOT_LIVE : jbigi_tm_free(address, (size_t)capacity);
+    if (rc == JBIGI_TM_IN_USE)
+        jbigi_throw(env, "java/lang/IllegalStateException", "fixed-base table block in use by a call: not freed");
+    else if (rc != JBIGI_TM_FREED)
         jbigi_throw(env, "java/lang/IllegalArgumentException",
-                    "not a live fixed-base table block from nativeAllocateTable");
-        goto done;
-    }
-    jbigi_tm_free(address);
+                    "not a live fixed-base table block from nativeAllocateTable (freed already, or never one)");
 done:
     return;
 }
@@ -157,7 +170,8 @@ Java_net_i2p_util_FixedBase_nativeBuildTable(JNIEnv *env, jclass cls, jobject jt
     jbigi_operand_init(&base);
     jbigi_operand_init(&mod);
     size_t limbs;
-    mp_limb_t *table = table_of(env, jtable, &limbs);
+    void *block;
+    mp_limb_t *table = table_of(env, jtable, &limbs, &block);
     if (table == NULL)
         goto done;
     if (!jbigi_read_operand(env, jbase, "base", &base) || !jbigi_read_operand(env, jmod, "modulus", &mod))
@@ -178,6 +192,8 @@ Java_net_i2p_util_FixedBase_nativeBuildTable(JNIEnv *env, jclass cls, jobject jt
     if (status != JBIGI_OK)
         jbigi_throw_status(env, status);
 done:
+    if (block != NULL)
+        jbigi_tm_release(block);
     jbigi_operand_release(&base);
     jbigi_operand_release(&mod);
 }
@@ -229,7 +245,8 @@ static jbyteArray table_power(JNIEnv *env, jobject jtable, jbyteArray jexp, int 
     mpz_init(r);
 
     size_t limbs;
-    const mp_limb_t *table = table_of(env, jtable, &limbs);
+    void *block;
+    const mp_limb_t *table = table_of(env, jtable, &limbs, &block);
     if (table == NULL)
         goto done;
     const int bounded = bound_bits != 0;
@@ -289,6 +306,8 @@ static jbyteArray table_power(JNIEnv *env, jobject jtable, jbyteArray jexp, int 
     }
     result = jbigi_new_result(env, r);
 done:
+    if (block != NULL)
+        jbigi_tm_release(block);
     jbigi_operand_release(&exp);
     jbigi_operand_release(&out);
     mpz_clear(r);

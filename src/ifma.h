@@ -6,10 +6,14 @@
  * word, least significant first, padded with zero digits to a whole number of
  * 512-bit registers (8 digits) and aligned to 64 bytes.  For an n-limb modulus
  * m the engine uses N = ceil((64 n + 2) / 52) digits (made even up to 56, 7
- * registers, where the reduction runs two digits behind) and R = 2^(52 N), so that
- * 4 m < R: the "almost Montgomery" product a b / R mod m then needs no final
- * subtraction to stay below 2 m when both inputs are below 2 m, and only the
- * conversion out of the domain subtracts (masked, in the constant-time path).
+ * registers, where the reduction runs two digits behind) and R = 2^(52 N).
+ * 52 N and 64 n are both multiples of 4, so 52 N >= 64 n + 2 makes 52 N >=
+ * 64 n + 4 and 16 m < R (jbigi_ifma_ctx_init checks it and refuses a size
+ * where it fails).  4 m < R is what the "almost Montgomery" product needs:
+ * a b / R mod m then needs no final subtraction to stay below 2 m when both
+ * inputs are below 2 m, and only the conversion out of the domain subtracts
+ * (masked, in the constant-time path).  16 m < R is what jbigi_ifma_double_if
+ * needs: a doubled value may reach 4 m, and still squares into [0, 2 m).
  *
  * Only code reached after jbigi_ifma_available() returned 1 executes AVX-512
  * instructions: the files are compiled with plain flags and the vector code
@@ -138,6 +142,11 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
  * kernels are specialised by (N + 7) / 8 registers and, from 8 registers,
  * by N's parity. */
 int jbigi_ifma_digits(mp_size_t n);
+
+/* 1 if N digits leave the headroom the engine needs for an n-limb modulus,
+ * 52 N >= 64 n + 4 (so 16 m < R, see above); 0 if not.  jbigi_ifma_ctx_init
+ * refuses (JBIGI_IFMA_UNSUPPORTED) a size whose digit count fails it. */
+int jbigi_ifma_headroom_ok(mp_size_t n, int digits);
 
 /* Wipes and frees what ctx_init allocated. */
 void jbigi_ifma_ctx_clear(jbigi_ifma_ctx *ctx);

@@ -13,26 +13,28 @@
  *
  * JBIGI_ENGINE=gmp in the environment makes the engine unavailable: the
  * forced-GMP switch for valgrind (which cannot execute AVX-512) and for
- * comparisons.  The environment is read once, with the CPU.
+ * comparisons (jbigi_engine_environment, read once).
  *
  * The answer (and whether the CPU is an AMD Zen 4, for the size table
- * in engine.c) is computed at load time by a constructor and cached in
- * an atomic; a caller arriving before the constructor (another constructor)
- * computes it itself.  Both give the same value, so the race is benign.
+ * in engine.c) is computed on the first question and cached in an atomic;
+ * threads asking at once compute the same value, so the race is benign.
+ * Nothing here runs at load: from Java the first question comes from the
+ * first engine choice (Engine.select() as NativeBigInteger initialises),
+ * after JNI_OnLoad's CPU check.
  *
  * Where the CPU can run it, the engine is used only after its known-answer
- * self-test (ifma_selftest.c) passed in this process.  In test builds with
- * JBIGI_IFMA_MODEL every CPU "has" the instructions: the model runs them.
+ * self-test (ifma_selftest.c) passed in this process; the test runs once,
+ * on the first question whether the engine is available (the first engine
+ * choice), never at load.  In test builds with JBIGI_IFMA_MODEL every CPU
+ * "has" the instructions: the model runs them.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu_check.h"
+#include "engine.h"
 #include "ifma.h"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <cpuid.h>
 
 #if defined(JBIGI_IFMA_MODEL)
 /* Test builds: the model of the instructions runs anywhere. */
@@ -41,63 +43,31 @@ static int cpu_has_ifma(void)
     return 1;
 }
 #else
+/* The CPU check's rule (cpu_check.c: CPUID, and XGETBV for the ZMM state),
+ * as for every other feature: AVX-512 F, IFMA and VL, and BMI2's mulx on
+ * the scalar side. */
 static int cpu_has_ifma(void)
 {
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) /* OSXSAVE */
-        return 0;
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    (void)hi;
-    const unsigned xcr0_needed = (1u << 1) | (1u << 2) | (1u << 5) | (1u << 6) | (1u << 7);
-    if ((lo & xcr0_needed) != xcr0_needed)
-        return 0;
-    if (__get_cpuid_max(0, NULL) < 7)
-        return 0;
-    __cpuid_count(7, 0, a, b, c, d);
-    const unsigned leaf7_needed = (1u << 8)     /* BMI2: mulx, in the scalar side */
-                                  | (1u << 16)  /* AVX512F */
-                                  | (1u << 21)  /* AVX512IFMA */
-                                  | (1u << 31); /* AVX512VL */
-    return (b & leaf7_needed) == leaf7_needed;
+    return jbigi_cpu_has("avx512f") == 1 && jbigi_cpu_has("avx512ifma") == 1 && jbigi_cpu_has("avx512vl") == 1 &&
+           jbigi_cpu_has("bmi2") == 1;
 }
 #endif
 
 /* AMD family 19h (Zen 3 and Zen 4; only Zen 4 has IFMA). */
 static int cpu_is_amd_family_19h(void)
 {
-    unsigned a, b, c, d;
-    if (!jbigi_cpu_is_amd() || !__get_cpuid(1, &a, &b, &c, &d))
-        return 0;
-    const unsigned base = (a >> 8) & 0xf, ext = (a >> 20) & 0xff;
-    return (base == 0xf ? base + ext : base) == 0x19;
+    return jbigi_cpu_is_amd() && jbigi_cpu_family() == 0x19;
 }
-#else
-static int cpu_has_ifma(void)
-{
-#if defined(JBIGI_IFMA_MODEL)
-    return 1;
-#else
-    return 0;
-#endif
-}
-
-static int cpu_is_amd_family_19h(void)
-{
-    return 0;
-}
-#endif
 
 static int engine_forced_off(void)
 {
-    const char *env = getenv("JBIGI_ENGINE");
-    return env != NULL && strcmp(env, "gmp") == 0;
+    return jbigi_engine_environment() == JBIGI_ENGINE_GMP;
 }
 
 /* -1: not computed yet; 0: the CPU cannot run the engine; 1: it can; 2:
  * it can, and it is an AMD Zen 4 (family 19h), where the engine wins from
- * smaller moduli than elsewhere (see ifma_powm.c).  One CPUID pass, at load
- * time: in a virtual machine a CPUID instruction may cost microseconds. */
+ * smaller moduli than elsewhere (see ifma_powm.c).  One CPUID pass per
+ * process: in a virtual machine a CPUID instruction may cost microseconds. */
 static atomic_int cpu = -1;
 
 static int compute_cpu(void)
@@ -107,11 +77,6 @@ static int compute_cpu(void)
         v = cpu_is_amd_family_19h() ? 2 : 1;
     atomic_store_explicit(&cpu, v, memory_order_release);
     return v;
-}
-
-__attribute__((constructor)) static void ifma_cpu_init(void)
-{
-    compute_cpu();
 }
 
 static int cpu_state(void)
@@ -130,34 +95,21 @@ int jbigi_ifma_zen4(void)
     return cpu_state() == 2;
 }
 
-/* The self-test's outcome: -1 not known yet, else a JBIGI_IFMA_SELFTEST_*
- * code.  Run on the first question, not at load: a process that never
- * raises to a large power never pays for it.  Threads asking at once may
- * each run it; the first answer stored stands, so every caller sees one
- * answer for the life of the process.  When memory ran out the test said
- * nothing: the engine is not used for that call, and the next one asks
- * again. */
-static atomic_int selftest = -1;
+/* The self-test's outcome, shared by every thread: run once, by the first
+ * caller (jbigi_selftest_once), and a failure stands for the life of the
+ * process. */
+static atomic_int selftest = JBIGI_SELFTEST_UNKNOWN;
+
+_Static_assert(JBIGI_IFMA_SELFTEST_NOT_RUN == JBIGI_SELFTEST_NOT_RUN &&
+                   JBIGI_IFMA_SELFTEST_PASSED == JBIGI_SELFTEST_PASSED &&
+                   JBIGI_IFMA_SELFTEST_FAILED == JBIGI_SELFTEST_FAILED,
+               "ifma.h's self-test codes are engine.h's");
 
 static int selftest_state(void)
 {
-    int v = atomic_load_explicit(&selftest, memory_order_acquire);
-    if (v >= 0)
-        return v;
-    if (!jbigi_ifma_cpu()) {
-        v = JBIGI_IFMA_SELFTEST_NOT_RUN;
-    } else {
-        const char *fault = getenv("JBIGI_IFMA_SELFTEST_FAULT");
-        const int rc = jbigi_ifma_selftest(fault != NULL && strcmp(fault, "1") == 0);
-        if (rc < 0)
-            return JBIGI_IFMA_SELFTEST_NOT_RUN; /* out of memory: ask again next time */
-        v = rc == 0 ? JBIGI_IFMA_SELFTEST_PASSED : JBIGI_IFMA_SELFTEST_FAILED;
-    }
-    int expected = -1;
-    if (!atomic_compare_exchange_strong_explicit(&selftest, &expected, v, memory_order_acq_rel,
-                                                 memory_order_acquire))
-        v = expected; /* another thread's answer came first */
-    return v;
+    if (!jbigi_ifma_cpu())
+        return JBIGI_IFMA_SELFTEST_NOT_RUN;
+    return jbigi_selftest_once(&selftest, jbigi_ifma_selftest, "JBIGI_IFMA_SELFTEST_FAULT");
 }
 
 int jbigi_ifma_available(void)

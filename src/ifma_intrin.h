@@ -26,7 +26,9 @@
 #define JBIGI_AVX512_CODE 1
 #define JBIGI_AVX512_TARGET(features) __attribute__((target(features)))
 /* x's value is unknown to the compiler from here on: it can neither fold
- * x's computation into its uses nor move it across this point. */
+ * x's computation into its uses nor move it across this point.  The vector
+ * form of opaque.h's JBIGI_OPAQUE, kept here because it depends on where
+ * the vector types come from (a no-op on the model's above). */
 #define JBIGI_VECTOR_OPAQUE(x) __asm__("" : "+v"(x))
 #else
 #define JBIGI_AVX512_CODE 0

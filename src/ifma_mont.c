@@ -66,6 +66,7 @@
 #include "ifma.h"
 #include "ifma_intrin.h"
 #include "limb_inverse.h"
+#include "opaque.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
 
@@ -116,6 +117,11 @@ static int digits_for(mp_size_t n)
 int jbigi_ifma_digits(mp_size_t n)
 {
     return digits_for(n);
+}
+
+int jbigi_ifma_headroom_ok(mp_size_t n, int digits)
+{
+    return n >= 1 && digits >= 1 && (int64_t)52 * digits >= (int64_t)64 * n + 4;
 }
 
 /* ---- Conversion: portable C, constant time (only sizes steer it) ---- */
@@ -219,6 +225,9 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 {
     memset(ctx, 0, sizeof *ctx);
     if (n < 1 || n > JBIGI_IFMA_MAX_LIMBS || !jbigi_ifma_cpu())
+        return JBIGI_IFMA_UNSUPPORTED;
+    /* 16 m < R: jbigi_ifma_double_if's bound (ifma.h). */
+    if (!jbigi_ifma_headroom_ok(n, digits_for(n)))
         return JBIGI_IFMA_UNSUPPORTED;
     ctx->n = n;
     ctx->digits = digits_for(n);
@@ -1166,13 +1175,14 @@ void jbigi_ifma_sqr(const jbigi_ifma_ctx *ctx, uint64_t *r, const uint64_t *a)
 
 /* 2 a is digit j's low 51 bits moved up one place, plus the top bit of
  * digit j - 1: no carry goes further, so each register is a few
- * independent operations.  Nothing is subtracted: with 16 m < R a value
- * below 4 m still squares into [0, 2 m) (ifma.h). */
+ * independent operations.  Nothing is subtracted: with 16 m < R (which
+ * jbigi_ifma_ctx_init checks) a value below 4 m still squares into
+ * [0, 2 m) (ifma.h). */
 JBIGI_AVX512_TARGET("avx512f") void jbigi_ifma_double_if(const jbigi_ifma_ctx *ctx, uint64_t *a, uint64_t bit)
 {
     uint64_t keep_doubled = 0 - (bit & 1);
 #if !defined(JBIGI_IFMA_MODEL)
-    __asm__("" : "+r"(keep_doubled)); /* no branch on a secret bit */
+    JBIGI_OPAQUE(keep_doubled); /* no branch on a secret bit */
 #endif
     const __m512i take = _mm512_set1_epi64((long long)keep_doubled), mask52 = _mm512_set1_epi64((long long)M52);
     __m512i carry_below = _mm512_setzero_si512();

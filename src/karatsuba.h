@@ -8,10 +8,9 @@
  * when secret is set, else its fastest (mpn_mul_n, mpn_sqr).
  *
  * GMP's own Karatsuba (in mpn_mul_n and mpn_sqr) branches on which half
- * is larger, and mpn_sec_mul and mpn_sec_sqr never split: at 48 and 64
- * limbs this computes a secret square in 0.85 to 0.91 of mpn_sec_sqr's
- * time, a product in 0.74 to 0.81 of mpn_sec_mul's (doc/engines.md).  No
- * JNI here.
+ * is larger, and mpn_sec_mul and mpn_sec_sqr never split; this one is
+ * faster than they are from the lengths below (doc/engines.md has the
+ * figures).  No JNI here.
  */
 #ifndef JBIGI_KARATSUBA_H
 #define JBIGI_KARATSUBA_H
@@ -19,9 +18,9 @@
 #include <gmp.h>
 
 /* Even lengths from these are split, the halves again while they are; below
- * them, and at odd lengths, GMP multiplies.  Measured against mpn_sec_sqr
- * and mpn_sec_mul (doc/engines.md): a square splits from 48 limbs, a
- * product from 24. */
+ * them, and at odd lengths, GMP multiplies: a square splits from 48 limbs,
+ * a product from 24 (where each got faster than mpn_sec_sqr and mpn_sec_mul,
+ * doc/engines.md). */
 #define JBIGI_KARATSUBA_SQR_MIN_LIMBS 48
 #define JBIGI_KARATSUBA_MUL_MIN_LIMBS 24
 

@@ -147,21 +147,26 @@ static void mpn_mont_from_mont(const void *c, mp_limb_t *x, const mp_limb_t *a)
 /* 2 a = carry R + twice is below 2 m: m comes off when carry is set or
  * twice - m does not borrow.  The public form doubles only when asked; the
  * secret one always computes both and keeps them under masks
- * (mpn_cnd_swap: no branch, no address from bit). */
+ * (mpn_cnd_swap: no branch, no address from bit or a). */
+void jbigi_mont_double_if(mp_limb_t *a, mp_limb_t bit, const mp_limb_t *m, mp_size_t n, int secret,
+                          mp_limb_t *scratch)
+{
+    if (!secret) {
+        if (bit && (mpn_lshift(a, a, n, 1) != 0 || mpn_cmp(a, m, n) >= 0))
+            mpn_sub_n(a, a, m, n);
+        return;
+    }
+    mp_limb_t *twice = scratch, *less = scratch + n;
+    const mp_limb_t carry = mpn_lshift(twice, a, n, 1);
+    const mp_limb_t borrow = mpn_sub_n(less, twice, m, n);
+    mpn_cnd_swap(carry | (borrow ^ 1), twice, less, n);
+    mpn_cnd_swap(bit & 1, a, twice, n);
+}
+
 static void mpn_mont_double_if(const void *c, mp_limb_t *a, mp_limb_t bit)
 {
     const jbigi_mpn_ctx *ctx = c;
-    const mp_size_t n = ctx->n;
-    if (!ctx->secret) {
-        if (bit && (mpn_lshift(a, a, n, 1) != 0 || mpn_cmp(a, ctx->m, n) >= 0))
-            mpn_sub_n(a, a, ctx->m, n);
-        return;
-    }
-    mp_limb_t *twice = ctx->product, *less = ctx->product + n;
-    const mp_limb_t carry = mpn_lshift(twice, a, n, 1);
-    const mp_limb_t borrow = mpn_sub_n(less, twice, ctx->m, n);
-    mpn_cnd_swap(carry | (borrow ^ 1), twice, less, n);
-    mpn_cnd_swap(bit & 1, a, twice, n);
+    jbigi_mont_double_if(a, bit, ctx->m, ctx->n, ctx->secret, ctx->product);
 }
 
 static void mpn_mont_one(const void *c, mp_limb_t *r)

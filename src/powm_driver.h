@@ -22,6 +22,8 @@
 #include <string.h>
 #include <gmp.h>
 
+#include "opaque.h"
+
 typedef struct {
     /* Limbs of one value in the domain. */
     size_t (*elem_limbs)(const void *ctx);
@@ -214,9 +216,7 @@ static inline unsigned jbigi_window_bits(const mp_limb_t *e, mp_size_t en, size_
 static inline mp_limb_t jbigi_select_mask(size_t index, size_t j)
 {
     mp_limb_t mask = (mp_limb_t)0 - (((mp_limb_t)(index ^ j) - 1) >> (GMP_NUMB_BITS - 1));
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+r"(mask));
-#endif
+    JBIGI_OPAQUE(mask);
     return mask;
 }
 

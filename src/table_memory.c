@@ -4,7 +4,9 @@
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include "table_memory.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -26,6 +28,106 @@ static size_t mapped_bytes(size_t table_bytes)
     return (JBIGI_TM_HEADER_BYTES + table_bytes + page - 1) / page * page;
 }
 
+/* ---- the record of live blocks ---- */
+
+/* One live block: its address, its length (header and table), and how many
+ * calls hold it. */
+struct live_block {
+    uintptr_t start;
+    size_t bytes;
+    size_t users;
+};
+
+/* Sorted by start; blocks never overlap (each is its own mapping).  A few
+ * thousand at most (TransparentTables bounds the bytes they hold). */
+static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct live_block *record;
+static size_t record_count, record_capacity;
+
+/* Index of the first block whose start is above address (under the lock). */
+static size_t first_above(uintptr_t address)
+{
+    size_t lo = 0, hi = record_count;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (record[mid].start <= address)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The live block holding [address, address + bytes), or NULL (under the lock). */
+static struct live_block *holding(uintptr_t address, size_t bytes)
+{
+    const size_t i = first_above(address);
+    if (i == 0)
+        return NULL;
+    struct live_block *b = &record[i - 1];
+    if (address - b->start > b->bytes || bytes > b->bytes - (address - b->start))
+        return NULL;
+    return b;
+}
+
+/* Records a new block; 0, or -1 when memory ran out. */
+static int remember(void *block, size_t bytes)
+{
+    int rc = 0;
+    pthread_mutex_lock(&record_lock);
+    if (record_count == record_capacity) {
+        const size_t capacity = record_capacity ? 2 * record_capacity : 64;
+        struct live_block *grown = realloc(record, capacity * sizeof *grown);
+        if (grown == NULL) {
+            rc = -1;
+            goto done;
+        }
+        record = grown;
+        record_capacity = capacity;
+    }
+    const size_t i = first_above((uintptr_t)block);
+    memmove(record + i + 1, record + i, (record_count - i) * sizeof *record);
+    record[i] = (struct live_block){(uintptr_t)block, bytes, 0};
+    record_count++;
+done:
+    pthread_mutex_unlock(&record_lock);
+    return rc;
+}
+
+void *jbigi_tm_acquire(const void *address, size_t bytes)
+{
+    if (address == NULL || bytes == 0)
+        return NULL;
+    void *block = NULL;
+    pthread_mutex_lock(&record_lock);
+    struct live_block *b = holding((uintptr_t)address, bytes);
+    if (b != NULL) {
+        b->users++;
+        block = (void *)b->start;
+    }
+    pthread_mutex_unlock(&record_lock);
+    return block;
+}
+
+void jbigi_tm_release(void *block)
+{
+    pthread_mutex_lock(&record_lock);
+    struct live_block *b = holding((uintptr_t)block, 1);
+    if (b != NULL && b->start == (uintptr_t)block && b->users > 0)
+        b->users--;
+    pthread_mutex_unlock(&record_lock);
+}
+
+size_t jbigi_tm_live_blocks(void)
+{
+    pthread_mutex_lock(&record_lock);
+    const size_t n = record_count;
+    pthread_mutex_unlock(&record_lock);
+    return n;
+}
+
+/* ---- blocks ---- */
+
 /*
  * Blocks are mapped pages of their own, not heap blocks: unmapped, they
  * leave the process at once.  Tables of 100 KiB and more freed into the C
@@ -44,6 +146,10 @@ void *jbigi_tm_alloc(size_t table_bytes)
         return NULL;
     block[TM_WORD_MAGIC] = magic_at(block);
     block[TM_WORD_TABLE_BYTES] = table_bytes;
+    if (remember(block, JBIGI_TM_HEADER_BYTES + table_bytes) != 0) {
+        munmap(block, mapped_bytes(table_bytes));
+        return NULL;
+    }
     return block;
 }
 
@@ -65,9 +171,27 @@ void jbigi_tm_wipe(void *block)
     explicit_bzero(block, mapped_bytes((size_t)header[TM_WORD_TABLE_BYTES]));
 }
 
-void jbigi_tm_free(void *block)
+int jbigi_tm_free(void *block, size_t block_bytes)
 {
-    size_t bytes = mapped_bytes((size_t)((uint64_t *)block)[TM_WORD_TABLE_BYTES]);
+    pthread_mutex_lock(&record_lock);
+    struct live_block *b = holding((uintptr_t)block, 1);
+    int rc = JBIGI_TM_FREED;
+    if (b == NULL || b->start != (uintptr_t)block || b->bytes != block_bytes ||
+        !jbigi_tm_is_block(block, block_bytes))
+        rc = JBIGI_TM_NOT_LIVE;
+    else if (b->users > 0)
+        rc = JBIGI_TM_IN_USE;
+    else {
+        const size_t i = (size_t)(b - record);
+        memmove(record + i, record + i + 1, (record_count - i - 1) * sizeof *record);
+        record_count--;
+    }
+    pthread_mutex_unlock(&record_lock);
+    if (rc != JBIGI_TM_FREED)
+        return rc;
+    /* Forgotten: no call can acquire it any more, none holds it. */
+    const size_t bytes = mapped_bytes(block_bytes - JBIGI_TM_HEADER_BYTES);
     jbigi_tm_wipe(block);
     munmap(block, bytes);
+    return JBIGI_TM_FREED;
 }

@@ -33,6 +33,12 @@ for t in $(c_tests); do
     fi
 done
 
+# ---- the hand-written assembly's call frame information: unwinding through it ----
+sh test/unwind/check-cfi.sh lib/libjbigi.so >"$out/unwind.log" 2>&1
+rc=$?
+cat "$out/unwind.log"
+tally "$out/unwind.log" check-cfi "$rc"
+
 # ---- the engines: on this CPU's instructions, and on the model of them ----
 sh test/check-engines.sh >"$out/engines.log" 2>&1
 rc=$?

@@ -3,9 +3,10 @@
  * jbigi_adx_powm against mpz_powm and jbigi_adx_powm_sec against
  * mpz_powm_sec, bit for bit, on edge cases and random cases at every modulus
  * size it handles (1 to 128 limbs), its Montgomery layer (reduction,
- * products, conversions) and its table select.  Where the CPU lacks BMI2 or ADX (or
- * JBIGI_ENGINE=gmp) the engine checks are counted as skipped and the entry
- * points must refuse to run.
+ * products, conversions), its table select and its known-answer
+ * self-test.  Where the CPU lacks BMI2 or ADX (or JBIGI_ENGINE=gmp) the
+ * engine checks are counted as skipped and the entry points must refuse to
+ * run.
  *
  * JBIGI_TEST_SEED replays a run; JBIGI_TEST_SCALE (percent) scales the
  * random case counts, and below 100 (valgrind) keeps the sizes up to 8
@@ -158,6 +159,59 @@ static void check_layer(mp_size_t n, long cases)
     }
 }
 
+/* Products and reductions do not depend on what the context's work area
+ * held before: it is filled with ones (and with random limbs) ahead of each
+ * product, at sizes where the eight-row reduction runs (N a multiple of 8)
+ * and one where it does not, with and without the secret forms.  The work
+ * area starts zeroed (calloc), so only a dirtied one shows a limb the
+ * reduction reads without writing it first. */
+static void check_dirty_work(void)
+{
+    const mp_size_t sizes[] = {8, 12, 16, 24, 32, 64, MAXN};
+    mp_limb_t m[MAXN], a[MAXN], b[MAXN], x[MAXN], ma[MAXN], mb[MAXN], mr[MAXN];
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const mp_size_t n = sizes[s];
+        for (int flags = 0; flags <= JBIGI_ADX_SECRET; flags += JBIGI_ADX_SECRET) {
+            random_modulus(m, n);
+            random_below(a, m, n);
+            random_below(b, m, n);
+            jbigi_adx_ctx ctx;
+            CHECK(jbigi_adx_ctx_init(&ctx, m, n, flags) == 0, "ctx_init n=%ld", (long)n);
+            const size_t work = JBIGI_ADX_WORK_LIMBS(ctx.N);
+            mpz_t za, zb, zm, want;
+            mpz_roinit_n(za, a, normalized_size(a, n));
+            mpz_roinit_n(zb, b, normalized_size(b, n));
+            mpz_roinit_n(zm, m, n);
+            mpz_init(want);
+            mpz_mul(want, za, zb);
+            mpz_mod(want, want, zm);
+            for (int fill = 0; fill < 2; fill++) {
+                jbigi_adx_to_mont(&ctx, ma, a);
+                jbigi_adx_to_mont(&ctx, mb, b);
+                if (fill == 0)
+                    memset(ctx.work, 0xff, work * sizeof(mp_limb_t));
+                else
+                    random_limbs(ctx.work, (mp_size_t)work);
+                jbigi_adx_mul(&ctx, mr, ma, mb);
+                jbigi_adx_from_mont(&ctx, x, mr);
+                CHECK(limbs_equal_mpz(x, n, want), "mul after a dirtied work area (%s) n=%ld flags=%d",
+                      fill == 0 ? "ones" : "random", (long)n, flags);
+            }
+            /* The one limb the eight-row reduction once left to calloc. */
+            if (ctx.N == 16) {
+                jbigi_adx_to_mont(&ctx, ma, a);
+                jbigi_adx_to_mont(&ctx, mb, b);
+                ctx.work[2 * ctx.N + 9] = 1;
+                jbigi_adx_mul(&ctx, mr, ma, mb);
+                jbigi_adx_from_mont(&ctx, x, mr);
+                CHECK(limbs_equal_mpz(x, n, want), "mul with work[2N + 9] = 1, N=16 flags=%d", flags);
+            }
+            mpz_clear(want);
+            jbigi_adx_ctx_clear(&ctx);
+        }
+    }
+}
+
 /* The engine's select (AVX2 where the CPU has it) against the entry it
  * names, for tables at an address one limb off a vector's alignment (as a
  * fixed-base table in a Java buffer may be), entry counts of one to 33,
@@ -215,7 +269,11 @@ int main(void)
                  : "this CPU has no BMI2 and ADX");
         return finish("test_adx");
     }
+    CHECK(jbigi_adx_available(), "the engine's self-test failed (%d)", jbigi_adx_selftest_result());
+    CHECK(jbigi_adx_selftest(0) == 0, "the self-test fails");
+    CHECK(jbigi_adx_selftest(1) != 0, "the self-test does not catch a wrong result");
     check_select();
+    check_dirty_work();
     /* Below 100% (valgrind): every size up to 8 limbs, then the sizes
      * where a limb more changes the engine's padded length N. */
     const int thin = test_scale(100) < 100;

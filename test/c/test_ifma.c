@@ -289,9 +289,26 @@ static void check_switch(void)
     }
 }
 
+/* The digit count leaves 16 m < R at every size (jbigi_ifma_double_if's
+ * bound: 52 N >= 64 n + 4), and the check that ctx_init makes refuses one
+ * digit fewer and the bound's edge: pure arithmetic, any CPU. */
+static void check_headroom(void)
+{
+    for (mp_size_t n = 1; n <= MAXN; n++) {
+        const int digits = jbigi_ifma_digits(n);
+        CHECK(52 * (long)digits >= 64 * (long)n + 4, "n=%ld: %d digits leave no 16 m < R", (long)n, digits);
+        CHECK(jbigi_ifma_headroom_ok(n, digits), "n=%ld: the check refuses the engine's own %d digits", (long)n,
+              digits);
+        CHECK(!jbigi_ifma_headroom_ok(n, (int)((64 * n + 3) / 52)), "n=%ld: the check accepts 52 N < 64 n + 4",
+              (long)n);
+    }
+    CHECK(jbigi_ifma_headroom_ok(4, 5) && !jbigi_ifma_headroom_ok(4, 4), "the bound's edge: 5 digits for 4 limbs");
+}
+
 int main(void)
 {
     test_seed("test_ifma");
+    check_headroom();
     check_switch();
     if (!jbigi_ifma_cpu()) {
         SKIP(1, "the engine checks: %s",

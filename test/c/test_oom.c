@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "adx.h"
 #include "arith.h"
 #include "check.h"
 #include "engine.h"
@@ -106,7 +107,9 @@ static void check_base_two(gmp_randstate_t state)
     mpz_setbit(m, 0);
     mpz_urandomb(e, state, 2000);
     mpz_powm(want, two, e, m);
-    (void)jbigi_ifma_available(); /* its self-test's allocations, first */
+    /* The engines' self-tests' allocations, first. */
+    (void)jbigi_ifma_available();
+    (void)jbigi_adx_available();
     static const char *const engines[] = {"gmp", "adx", "ifma"};
     for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
         if (jbigi_engine_force(engines[i]) != 0)
@@ -192,9 +195,11 @@ static void check_fixed_base(gmp_randstate_t state)
     mpz_urandomb(g, state, 1024);
     mpz_urandomb(e, state, 1000);
     mpz_powm(want, g, e, m);
-    /* The IFMA self-test allocates on its first call, and a refusal there
-     * only postpones it: done first, so that what is refused is the comb's. */
+    /* The engines' self-tests allocate on their first call, and a refusal
+     * there only postpones them: done first, so that what is refused is the
+     * comb's. */
     (void)jbigi_ifma_available();
+    (void)jbigi_adx_available();
     static const char *const engines[] = {"gmp", "adx", "auto"};
     for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
         if (jbigi_engine_force(engines[i]) != 0)

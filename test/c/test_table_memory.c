@@ -2,7 +2,9 @@
  * test_table_memory.c - the blocks that hold fixed-base tables: aligned,
  * zeroed, sized as asked, recognised by their own header only while alive,
  * refused when forged or out of range, wiped when freed, and a failed
- * allocation reported as NULL.  mmap and munmap are intercepted (linked
+ * allocation reported as NULL; the record of live blocks: a block is freed
+ * once, never while a call holds it, and neither a second free nor a call
+ * on a freed block reads its unmapped pages.  mmap and munmap are intercepted (linked
  * with --wrap) to see each block as it is unmapped and to make one mapping
  * fail.
  */
@@ -70,13 +72,90 @@ static void check_size(size_t table_bytes)
     CHECK(jbigi_tm_is_block(block, bytes), "block of %zu bytes not recognised after its table was written",
           table_bytes);
 
+    /* Held by a call: not freed. */
+    void *held = jbigi_tm_acquire(block + JBIGI_TM_HEADER_BYTES, table_bytes);
+    CHECK(held == block, "the table of a block of %zu bytes not acquired", table_bytes);
+    CHECK(jbigi_tm_free(block, bytes) == JBIGI_TM_IN_USE, "a held block of %zu bytes freed", table_bytes);
+    jbigi_tm_release(held);
+
     watched = block;
     watched_bytes = bytes;
     watched_freed = watched_wiped = watched_whole = 0;
-    jbigi_tm_free(block);
+    CHECK(jbigi_tm_free(block, bytes - 8) == JBIGI_TM_NOT_LIVE, "a block of %zu bytes freed by a shorter view",
+          table_bytes);
+    CHECK(!watched_freed, "a shorter view unmapped a block of %zu bytes", table_bytes);
+    CHECK(jbigi_tm_free(block, bytes) == JBIGI_TM_FREED, "block of %zu bytes not freed", table_bytes);
     CHECK(watched_freed, "block of %zu bytes not unmapped", table_bytes);
     CHECK(watched_wiped, "block of %zu bytes not wiped before it was unmapped", table_bytes);
     CHECK(watched_whole, "block of %zu bytes not unmapped whole", table_bytes);
+    /* Freed: refused again, and its table is no longer handed out; neither
+     * reads the unmapped pages (that would kill the process here). */
+    CHECK(jbigi_tm_free(block, bytes) == JBIGI_TM_NOT_LIVE, "a block of %zu bytes freed twice", table_bytes);
+    CHECK(jbigi_tm_acquire(block + JBIGI_TM_HEADER_BYTES, table_bytes) == NULL,
+          "the table of a freed block of %zu bytes acquired", table_bytes);
+}
+
+/* What a block holds for a call: any bytes inside it, nothing that reaches
+ * past it or lies outside every block; a freed block nothing. */
+static void check_record(void)
+{
+    const size_t live = jbigi_tm_live_blocks();
+    unsigned char *a = jbigi_tm_alloc(4096), *b = jbigi_tm_alloc(64);
+    CHECK(a != NULL && b != NULL, "no blocks");
+    if (a == NULL || b == NULL)
+        return;
+    CHECK(jbigi_tm_live_blocks() == live + 2, "%zu live blocks, want %zu", jbigi_tm_live_blocks(), live + 2);
+    const size_t a_bytes = JBIGI_TM_HEADER_BYTES + 4096, b_bytes = JBIGI_TM_HEADER_BYTES + 64;
+    CHECK(jbigi_tm_acquire(a, a_bytes) == a, "the whole block not held");
+    CHECK(jbigi_tm_acquire(a + 8, 8) == a, "eight bytes inside not held");
+    CHECK(jbigi_tm_acquire(a + a_bytes - 8, 8) == a, "its last eight bytes not held");
+    CHECK(jbigi_tm_acquire(a + a_bytes - 8, 16) == NULL, "bytes reaching past the block held");
+    CHECK(jbigi_tm_acquire(a + a_bytes, 8) == NULL, "the bytes just past the block held");
+    CHECK(jbigi_tm_acquire(a - 8, 16) == NULL, "bytes starting before the block held");
+    CHECK(jbigi_tm_acquire(a, SIZE_MAX) == NULL, "SIZE_MAX bytes held");
+    CHECK(jbigi_tm_acquire(a, 0) == NULL && jbigi_tm_acquire(NULL, 8) == NULL, "nothing held");
+    uint64_t outside[8];
+    CHECK(jbigi_tm_acquire(outside, sizeof outside) == NULL, "memory of no block held");
+    CHECK(jbigi_tm_acquire(b + JBIGI_TM_HEADER_BYTES, 64) == b, "the other block's table not held");
+    /* a is held three times, b once: neither is freed until each is let go. */
+    for (int i = 0; i < 2; i++) {
+        CHECK(jbigi_tm_free(a, a_bytes) == JBIGI_TM_IN_USE, "a held block freed (%d holds left)", 3 - i);
+        jbigi_tm_release(a);
+    }
+    CHECK(jbigi_tm_free(a, a_bytes) == JBIGI_TM_IN_USE, "a held block freed (1 hold left)");
+    jbigi_tm_release(a);
+    jbigi_tm_release(a); /* one release too many: nothing */
+    CHECK(jbigi_tm_free(b, b_bytes) == JBIGI_TM_IN_USE, "the other held block freed");
+    jbigi_tm_release(b);
+    CHECK(jbigi_tm_free(a, a_bytes) == JBIGI_TM_FREED, "a block let go not freed");
+    CHECK(jbigi_tm_free(a, a_bytes) == JBIGI_TM_NOT_LIVE, "a block freed twice");
+    CHECK(jbigi_tm_acquire(a + JBIGI_TM_HEADER_BYTES, 8) == NULL, "a freed block held");
+    CHECK(jbigi_tm_free(b + 64, b_bytes - 64) == JBIGI_TM_NOT_LIVE, "a view of a block freed");
+    CHECK(jbigi_tm_free(outside, sizeof outside) == JBIGI_TM_NOT_LIVE, "memory of no block freed");
+    CHECK(jbigi_tm_free(b, b_bytes) == JBIGI_TM_FREED, "the other block not freed");
+    CHECK(jbigi_tm_live_blocks() == live, "%zu live blocks after freeing, want %zu", jbigi_tm_live_blocks(), live);
+
+    /* Many blocks at once: each found among the others. */
+    enum { MANY = 300 };
+    static unsigned char *many[MANY];
+    for (int i = 0; i < MANY; i++)
+        many[i] = jbigi_tm_alloc(8 * (size_t)(1 + i % 7));
+    int found = 1;
+    for (int i = 0; i < MANY; i++) {
+        void *h = many[i] ? jbigi_tm_acquire(many[i] + JBIGI_TM_HEADER_BYTES, 8) : NULL;
+        found &= h == many[i];
+        if (h != NULL)
+            jbigi_tm_release(h);
+    }
+    CHECK(found, "a block among %d not found", MANY);
+    for (int i = MANY - 1; i >= 0; i -= 2)
+        CHECK(jbigi_tm_free(many[i], JBIGI_TM_HEADER_BYTES + 8 * (size_t)(1 + i % 7)) == JBIGI_TM_FREED,
+              "block %d of %d not freed", i, MANY);
+    for (int i = 0; i < MANY; i += 2)
+        CHECK(jbigi_tm_free(many[i], JBIGI_TM_HEADER_BYTES + 8 * (size_t)(1 + i % 7)) == JBIGI_TM_FREED,
+              "block %d of %d not freed", i, MANY);
+    CHECK(jbigi_tm_live_blocks() == live, "%zu live blocks after freeing many, want %zu", jbigi_tm_live_blocks(),
+          live);
 }
 
 int main(void)
@@ -84,6 +163,7 @@ int main(void)
     size_t sizes[] = {8, 56, 64, 72, 4096, 131072, 163840, 32768 + 8};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         check_size(sizes[i]);
+    check_record();
 
     /* Out of range: nothing allocated. */
     CHECK(jbigi_tm_alloc(0) == NULL, "a 0-byte table got a block");
@@ -115,8 +195,9 @@ int main(void)
     /* Wiped, a block is no longer one. */
     jbigi_tm_wipe(real);
     CHECK(!jbigi_tm_is_block(real, JBIGI_TM_HEADER_BYTES + 128), "a wiped block recognised");
+    CHECK(jbigi_tm_free(real, JBIGI_TM_HEADER_BYTES + 128) == JBIGI_TM_NOT_LIVE, "a block with a wiped header freed");
     memcpy(real, fake, JBIGI_TM_HEADER_BYTES); /* the header copied above, so that it can be freed */
-    jbigi_tm_free(real);
+    CHECK(jbigi_tm_free(real, JBIGI_TM_HEADER_BYTES + 128) == JBIGI_TM_FREED, "the block not freed");
     free(fake);
     return finish("test_table_memory");
 }

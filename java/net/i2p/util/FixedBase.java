@@ -143,10 +143,12 @@ public final class FixedBase implements Closeable {
 
     /**
      * Wipes and frees a block from {@link #nativeAllocateTable}; neither it
-     * nor its slices may be used again.
+     * nor its slices may be used again (the natives refuse them: they keep
+     * their own record of live blocks).
      *
      * @throws NullPointerException if block is null
-     * @throws IllegalArgumentException if block is not such a block, alive
+     * @throws IllegalArgumentException if block is not such a block, alive (freed already, or never one)
+     * @throws IllegalStateException if a call is using it (it is not freed)
      */
     static native void nativeFreeTable(ByteBuffer block);
 
@@ -156,7 +158,8 @@ public final class FixedBase implements Closeable {
      * modulus' bit length).
      *
      * @throws ArithmeticException if modulus is even or <= 1
-     * @throws IllegalArgumentException if the shape, the reach or the buffer does not fit
+     * @throws IllegalArgumentException if the shape, the reach or the buffer does not fit, or the buffer is
+     *         not inside a live block from nativeAllocateTable
      */
     static native void nativeBuildTable(ByteBuffer table, byte[] base, byte[] modulus, int rows, int blocks,
                                         int maxExponentBits);
@@ -168,7 +171,8 @@ public final class FixedBase implements Closeable {
      * less a zero sign byte over whole limbs).
      *
      * @throws ArithmeticException if exponent < 0 or longer than the table covers
-     * @throws IllegalArgumentException if table does not hold such a table
+     * @throws IllegalArgumentException if table does not hold such a table, or is not inside a live block
+     *         from nativeAllocateTable
      */
     static native byte[] nativeModPow(ByteBuffer table, byte[] exponent, boolean constantTime);
 
@@ -332,8 +336,10 @@ public final class FixedBase implements Closeable {
     }
 
     /**
-     * A new table of base mod modulus in a direct buffer of the JVM's (limbs in
-     * native order): for tests that read and damage a table's limbs.
+     * A new table of base mod modulus, copied into a direct buffer of the
+     * JVM's (limbs in native order): for tests that read and damage a table's
+     * limbs.  It is built in a native block (the natives read tables only in
+     * live blocks from nativeAllocateTable), which is freed before returning.
      *
      * @throws ArithmeticException if modulus is even or <= 1
      * @throws IllegalArgumentException if the shape or reach is out of range
@@ -344,9 +350,18 @@ public final class FixedBase implements Closeable {
         if (modulus == null)
             throw new NullPointerException("modulus is null");
         long bytes = tableBytes(modulus, rows, blocks);
-        ByteBuffer table = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
-        nativeBuildTable(table, base, modulus, rows, blocks, maxExponentBits);
-        return table;
+        ByteBuffer block = nativeAllocateTable(bytes);
+        try {
+            block.position(NativeTable.HEADER_BYTES);
+            ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
+            nativeBuildTable(table, base, modulus, rows, blocks, maxExponentBits);
+            ByteBuffer copy = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+            copy.put(table);
+            copy.clear();
+            return copy;
+        } finally {
+            nativeFreeTable(block);
+        }
     }
 
     /**

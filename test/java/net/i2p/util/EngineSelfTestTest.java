@@ -12,14 +12,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The IFMA engine's known-answer self-test, seen from Java, in fresh JVMs
- * with the library from java.library.path: it passes on a CPU with the
- * engine (engine "avx512-ifma", nothing said), and a wrong answer
- * (JBIGI_IFMA_SELFTEST_FAULT=1 corrupts one) switches the engine off for
- * the process: another engine (MULX/ADX or GMP), the status says why, every
- * result still right.
- * On a CPU without the engine there is nothing to switch off, and nothing
- * is said either way.
+ * The engines' known-answer self-tests, seen from Java, in fresh JVMs with
+ * the library from java.library.path: each passes on a CPU with its engine
+ * (nothing said), and a wrong answer (JBIGI_IFMA_SELFTEST_FAULT=1 or
+ * JBIGI_ADX_SELFTEST_FAULT=1 corrupts one) switches that engine off for the
+ * process: another engine (MULX/ADX or GMP) takes its sizes, the status says
+ * why, every result still right.  On a CPU without an engine there is
+ * nothing to switch off, and nothing is said either way.
  */
 class EngineSelfTestTest {
     private static final List<String> OPTIONS = Arrays.asList("-Xcheck:jni",
@@ -41,6 +40,36 @@ class EngineSelfTestTest {
         assertEquals("true", field(p, "native"), p.output);
         assertEquals("0", field(p, "wrong"), p.output);
         return p;
+    }
+
+    private static Map<String, String> environment(String... pairs) {
+        Map<String, String> m = new java.util.HashMap<String, String>();
+        for (int i = 0; i < pairs.length; i += 2)
+            m.put(pairs[i], pairs[i + 1]);
+        return m;
+    }
+
+    /**
+     * The MULX/ADX engine's self-test the same way (JBIGI_ADX_SELFTEST_FAULT=1):
+     * with IFMA switched off too, the 2048-bit engine is "adx" where the CPU
+     * has BMI2 and ADX; with both self-tests failing it is GMP, and the
+     * status names both.
+     */
+    @Test
+    void aWrongAnswerSwitchesTheAdxEngineOff() throws Exception {
+        Subprocess ifmaOff = probe(environment("JBIGI_IFMA_SELFTEST_FAULT", "1"));
+        boolean adxHere = "adx".equals(field(ifmaOff, "engine"));
+        assertFalse(field(ifmaOff, "status").contains("adx switched off"), ifmaOff.output);
+
+        Subprocess adxOff = probe(environment("JBIGI_ADX_SELFTEST_FAULT", "1"));
+        assertFalse("adx".equals(field(adxOff, "engine")), adxOff.output);
+        assertEquals(adxHere, field(adxOff, "status").contains("adx switched off: its known-answer self-test failed"),
+                adxOff.output);
+
+        Subprocess both = probe(environment("JBIGI_ADX_SELFTEST_FAULT", "1", "JBIGI_IFMA_SELFTEST_FAULT", "1"));
+        assertEquals("gmp", field(both, "engine"), both.output);
+        assertEquals(adxHere, field(both, "status").contains("adx switched off: its known-answer self-test failed"),
+                both.output);
     }
 
     @Test

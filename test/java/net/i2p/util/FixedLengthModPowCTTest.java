@@ -244,7 +244,7 @@ class FixedLengthModPowCTTest {
             BigInteger m = oddModulus(bits);
             BigInteger g = new BigInteger(bits, RANDOM).mod(m);
             int rows = FixedBase.constantTimeRows(bits), blocks = FixedBase.constantTimeBlocks(bits);
-            java.nio.ByteBuffer table = FixedBase.buildTable(g.toByteArray(), m.toByteArray(), rows, blocks, bits);
+            java.nio.ByteBuffer table = Tables.direct(Tables.build(g.toByteArray(), m.toByteArray(), rows, blocks, bits));
             // The reach as fixedbase.c rounds it: whole blocks of whole rows.
             int blockBits = ((bits + rows - 1) / rows + blocks - 1) / blocks;
             int reach = blockBits * blocks * rows;

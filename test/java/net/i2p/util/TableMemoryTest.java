@@ -157,6 +157,41 @@ class TableMemoryTest {
         }
     }
 
+    /**
+     * The natives keep their own record of live blocks: a block freed once is
+     * refused when freed again, and its table by every native that reads
+     * tables, without touching the unmapped memory (which would kill the JVM);
+     * a table in memory the natives did not allocate is refused too.
+     */
+    @Test
+    void theNativesRefuseAFreedTableWithoutTouchingIt() {
+        long bytes = FixedBase.nativeTableBytes(64, 3, 2);
+        byte[] base = {3};
+        byte[] modulus = BigInteger.ONE.shiftLeft(63).add(BigInteger.valueOf(25)).toByteArray();
+        ByteBuffer block = FixedBase.nativeAllocateTable(bytes);
+        block.position(NativeTable.HEADER_BYTES);
+        ByteBuffer table = block.slice().order(java.nio.ByteOrder.nativeOrder());
+        block.position(0);
+        FixedBase.nativeBuildTable(table, base, modulus, 3, 2, 64);
+        BigInteger want = BigInteger.valueOf(3).modPow(BigInteger.valueOf(1000), new BigInteger(modulus));
+        assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, BigInteger.valueOf(1000).toByteArray(), false)));
+        FixedBase.nativeFreeTable(block);
+        for (int round = 0; round < 2; round++) {
+            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(block), "freed again");
+            assertThrows(IllegalArgumentException.class,
+                    () -> FixedBase.nativeModPow(table, BigInteger.valueOf(1000).toByteArray(), false));
+            assertThrows(IllegalArgumentException.class,
+                    () -> FixedBase.nativeModPow(table, BigInteger.valueOf(1000).toByteArray(), true));
+            assertThrows(IllegalArgumentException.class,
+                    () -> FixedBase.nativeBuildTable(table, base, modulus, 3, 2, 64));
+        }
+        // The same limbs in the JVM's own memory: no block of the natives, refused.
+        ByteBuffer foreign = ByteBuffer.allocateDirect((int) bytes).order(java.nio.ByteOrder.nativeOrder());
+        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeBuildTable(foreign, base, modulus, 3, 2, 64));
+        assertThrows(IllegalArgumentException.class,
+                () -> FixedBase.nativeModPow(foreign, BigInteger.valueOf(1000).toByteArray(), false));
+    }
+
     // ---- explicit FixedBase: the caller's, closed or freed when unreachable ----
 
     @Test

@@ -6,7 +6,8 @@ import java.nio.ByteOrder;
 /**
  * Fixed-base tables as long[] for tests that damage them limb by limb: a
  * table built by FixedBase comes out as its limbs, and limbs go back into a
- * fresh direct buffer for each native call.
+ * fresh native block for each native call (the natives read tables only in
+ * live blocks from nativeAllocateTable).
  */
 final class Tables {
     private Tables() {
@@ -25,18 +26,47 @@ final class Tables {
         return limbs;
     }
 
-    /** A direct buffer holding limbs; null for null. */
+    /**
+     * A table's limbs in a native block (the natives read tables only inside
+     * live blocks from nativeAllocateTable); closing frees the block.
+     */
+    static final class Block implements AutoCloseable {
+        final ByteBuffer block;
+        final ByteBuffer table;
+
+        Block(long[] limbs) {
+            block = FixedBase.nativeAllocateTable(8L * limbs.length);
+            block.position(NativeTable.HEADER_BYTES);
+            table = block.slice().order(ByteOrder.nativeOrder());
+            for (int i = 0; i < limbs.length; i++)
+                table.putLong(8 * i, limbs[i]);
+        }
+
+        @Override
+        public void close() {
+            FixedBase.nativeFreeTable(block);
+        }
+    }
+
+    /**
+     * A table holding limbs, in a native block that stays for the JVM's life
+     * (for tests that keep a few tables); null for null, an empty direct
+     * buffer for no limbs.
+     */
     static ByteBuffer direct(long[] limbs) {
         if (limbs == null)
             return null;
-        ByteBuffer t = ByteBuffer.allocateDirect(8 * limbs.length).order(ByteOrder.nativeOrder());
-        for (int i = 0; i < limbs.length; i++)
-            t.putLong(8 * i, limbs[i]);
-        return t;
+        if (limbs.length == 0)
+            return ByteBuffer.allocateDirect(0);
+        return new Block(limbs).table;
     }
 
-    /** FixedBase.nativeModPow on a copy of limbs. */
+    /** FixedBase.nativeModPow on a copy of limbs, in a native block freed after the call. */
     static byte[] modPow(long[] limbs, byte[] exponent, boolean constantTime) {
-        return FixedBase.nativeModPow(direct(limbs), exponent, constantTime);
+        if (limbs == null || limbs.length == 0)
+            return FixedBase.nativeModPow(direct(limbs), exponent, constantTime);
+        try (Block t = new Block(limbs)) {
+            return FixedBase.nativeModPow(t.table, exponent, constantTime);
+        }
     }
 }

@@ -1,0 +1,264 @@
+/*
+ * test_engine.c - the engine switch (engine.h): the one parser of engine
+ * names, and JBIGI_ENGINE as the engines' CPU checks and the per-call
+ * choice read it; the self-tests run once (jbigi_selftest_once), whichever
+ * threads ask at once, and a failure (injected by JBIGI_ADX_SELFTEST_FAULT
+ * or JBIGI_IFMA_SELFTEST_FAULT) switches its engine off for the process,
+ * with a note; and nothing of this runs at load (the self-tests are
+ * intercepted with --wrap to see when they run).  The program runs itself again with the variables set, so
+ * that they are seen as a fresh process sees them.
+ */
+#define _DEFAULT_SOURCE /* setenv */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "adx.h"
+#include "check.h"
+#include "engine.h"
+#include "ifma.h"
+
+static void check_parse(void)
+{
+    static const struct {
+        const char *name;
+        int engine;
+    } cases[] = {
+        {NULL, JBIGI_ENGINE_AUTO},         {"", JBIGI_ENGINE_AUTO},          {"auto", JBIGI_ENGINE_AUTO},
+        {"gmp", JBIGI_ENGINE_GMP},         {"adx", JBIGI_ENGINE_ADX},        {"ifma", JBIGI_ENGINE_IFMA},
+        {"avx512-ifma", JBIGI_ENGINE_IFMA}, {"GMP", JBIGI_ENGINE_UNKNOWN},    {"gmp ", JBIGI_ENGINE_UNKNOWN},
+        {"small", JBIGI_ENGINE_UNKNOWN},   {"ifma2", JBIGI_ENGINE_UNKNOWN}, {"x", JBIGI_ENGINE_UNKNOWN},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK(jbigi_engine_parse(cases[i].name) == cases[i].engine, "parse(\"%s\") = %d, want %d",
+              cases[i].name ? cases[i].name : "(null)", jbigi_engine_parse(cases[i].name), cases[i].engine);
+}
+
+/* ---- nothing at load ---- */
+
+/* Set first thing in main: whatever ran before ran at load (in a
+ * constructor, as it would inside dlopen, before JNI_OnLoad). */
+static volatile int in_main;
+static volatile int selftest_before_main;
+
+int __real_jbigi_ifma_selftest(int corrupt);
+int __real_jbigi_adx_selftest(int corrupt);
+int __wrap_jbigi_ifma_selftest(int corrupt);
+int __wrap_jbigi_adx_selftest(int corrupt);
+
+int __wrap_jbigi_ifma_selftest(int corrupt)
+{
+    if (!in_main)
+        selftest_before_main = 1;
+    return __real_jbigi_ifma_selftest(corrupt);
+}
+
+int __wrap_jbigi_adx_selftest(int corrupt)
+{
+    if (!in_main)
+        selftest_before_main = 1;
+    return __real_jbigi_adx_selftest(corrupt);
+}
+
+/* In a child: no self-test ran and JBIGI_ENGINE was not applied before
+ * main, whatever it names; the first choice applies it. */
+static void check_nothing_at_load(void)
+{
+    const char *env = getenv("JBIGI_ENGINE");
+    CHECK(!selftest_before_main, "JBIGI_ENGINE=%s: a self-test ran at load", env ? env : "(unset)");
+    CHECK(!jbigi_engine_environment_applied(), "JBIGI_ENGINE=%s: applied at load", env ? env : "(unset)");
+    (void)jbigi_engine_for(32);
+    CHECK(jbigi_engine_environment_applied(), "JBIGI_ENGINE=%s: not applied by the first choice",
+          env ? env : "(unset)");
+}
+
+/* ---- jbigi_selftest_once ---- */
+
+static atomic_int runs;
+static atomic_int release_test; /* the test returns once this is set */
+static int verdict;             /* what the test returns */
+
+static int counting_test(int corrupt)
+{
+    atomic_fetch_add(&runs, 1);
+    while (!atomic_load(&release_test))
+        ;
+    return corrupt ? 1 : verdict;
+}
+
+#define THREADS 8
+static atomic_int state_under_test;
+static int seen[THREADS];
+
+static void *ask(void *arg)
+{
+    int *slot = arg;
+    *slot = jbigi_selftest_once(&state_under_test, counting_test, "JBIGI_TEST_ENGINE_NO_SUCH_VARIABLE");
+    return NULL;
+}
+
+/* THREADS threads ask at once while the test runs (it waits for release):
+ * it runs once; the others get NOT_RUN; every caller after gets the one
+ * stored outcome.  A test out of memory stores nothing, and runs again. */
+static void check_once(int outcome)
+{
+    atomic_store(&state_under_test, JBIGI_SELFTEST_UNKNOWN);
+    atomic_store(&runs, 0);
+    atomic_store(&release_test, 0);
+    verdict = outcome;
+    pthread_t threads[THREADS];
+    for (int t = 0; t < THREADS; t++)
+        CHECK(pthread_create(&threads[t], NULL, ask, &seen[t]) == 0, "thread %d not started", t);
+    while (atomic_load(&runs) == 0)
+        ;
+    atomic_store(&release_test, 1);
+    for (int t = 0; t < THREADS; t++)
+        pthread_join(threads[t], NULL);
+    const int want = outcome < 0 ? JBIGI_SELFTEST_NOT_RUN : outcome == 0 ? JBIGI_SELFTEST_PASSED : JBIGI_SELFTEST_FAILED;
+    int ran = 0;
+    for (int t = 0; t < THREADS; t++) {
+        CHECK(seen[t] == want || seen[t] == JBIGI_SELFTEST_NOT_RUN, "outcome %d: a caller saw %d", outcome, seen[t]);
+        ran += seen[t] == want;
+    }
+    if (outcome >= 0) {
+        CHECK(atomic_load(&runs) == 1, "outcome %d: the test ran %d times", outcome, atomic_load(&runs));
+        CHECK(ran >= 1, "outcome %d: no caller saw it", outcome);
+        CHECK(ask(&seen[0]) == NULL && seen[0] == want, "outcome %d: a later caller saw %d", outcome, seen[0]);
+        CHECK(atomic_load(&runs) == 1, "outcome %d: the test ran again", outcome);
+    } else {
+        /* Out of memory: nothing stored; the next caller runs it again. */
+        const int before = atomic_load(&runs);
+        ask(&seen[0]);
+        CHECK(atomic_load(&runs) == before + 1, "out of memory: the test did not run again");
+        CHECK(seen[0] == JBIGI_SELFTEST_NOT_RUN, "out of memory: %d", seen[0]);
+    }
+}
+
+/* The fault variable: "1" corrupts, another value does not. */
+static void check_fault_variable(void)
+{
+    atomic_store(&release_test, 1);
+    verdict = 0;
+    atomic_store(&state_under_test, JBIGI_SELFTEST_UNKNOWN);
+    setenv("JBIGI_TEST_ENGINE_FAULT", "1", 1);
+    CHECK(jbigi_selftest_once(&state_under_test, counting_test, "JBIGI_TEST_ENGINE_FAULT") == JBIGI_SELFTEST_FAILED,
+          "the fault variable did not fail the test");
+    CHECK(jbigi_selftest_once(&state_under_test, counting_test, "JBIGI_NO_SUCH") == JBIGI_SELFTEST_FAILED,
+          "a failure did not stand");
+    atomic_store(&state_under_test, JBIGI_SELFTEST_UNKNOWN);
+    setenv("JBIGI_TEST_ENGINE_FAULT", "0", 1);
+    CHECK(jbigi_selftest_once(&state_under_test, counting_test, "JBIGI_TEST_ENGINE_FAULT") == JBIGI_SELFTEST_PASSED,
+          "JBIGI_..._FAULT=0 failed the test");
+    unsetenv("JBIGI_TEST_ENGINE_FAULT");
+}
+
+/* In a child with JBIGI_ADX_SELFTEST_FAULT=1 or JBIGI_IFMA_SELFTEST_FAULT=1:
+ * that engine is off, says so, and cannot be forced. */
+static void check_injected_fault(void)
+{
+    if (getenv("JBIGI_ADX_SELFTEST_FAULT") != NULL) {
+        CHECK(!jbigi_adx_available(), "a failed ADX self-test left the engine available");
+        if (jbigi_adx_cpu()) {
+            CHECK(jbigi_adx_selftest_result() == JBIGI_SELFTEST_FAILED, "ADX self-test: %d, want FAILED",
+                  jbigi_adx_selftest_result());
+            CHECK(strstr(jbigi_engine_note(), "adx switched off: its known-answer self-test failed") != NULL,
+                  "no note of the ADX self-test: \"%s\"", jbigi_engine_note());
+        } else {
+            SKIP(2, "this CPU has no BMI2 and ADX: no ADX self-test to fail");
+        }
+        for (mp_size_t n = 1; n <= JBIGI_ADX_MAX_LIMBS; n++)
+            CHECK(jbigi_engine_for(n) != JBIGI_ENGINE_ADX, "n=%ld went to a failed ADX engine", (long)n);
+        CHECK(jbigi_engine_force("adx") != 0, "a failed ADX engine could be forced");
+        CHECK(jbigi_engine_for(32) != JBIGI_ENGINE_ADX, "forced onto a failed ADX engine");
+        jbigi_engine_force("auto");
+    }
+    if (getenv("JBIGI_IFMA_SELFTEST_FAULT") != NULL) {
+        CHECK(!jbigi_ifma_available(), "a failed IFMA self-test left the engine available");
+        if (jbigi_ifma_cpu())
+            CHECK(strstr(jbigi_engine_note(), "avx512-ifma switched off: its known-answer self-test failed") != NULL,
+                  "no note of the IFMA self-test: \"%s\"", jbigi_engine_note());
+        for (mp_size_t n = 1; n <= JBIGI_IFMA_MAX_LIMBS; n++)
+            CHECK(jbigi_engine_for(n) != JBIGI_ENGINE_IFMA, "n=%ld went to a failed IFMA engine", (long)n);
+    }
+    if (getenv("JBIGI_ADX_SELFTEST_FAULT") == NULL && getenv("JBIGI_IFMA_SELFTEST_FAULT") == NULL &&
+        getenv("JBIGI_ENGINE") == NULL) {
+        CHECK(jbigi_adx_available() == jbigi_adx_cpu(), "the ADX self-test failed (%d)", jbigi_adx_selftest_result());
+        CHECK(jbigi_ifma_available() == jbigi_ifma_cpu(), "the IFMA self-test failed (%d)",
+              jbigi_ifma_selftest_result());
+        CHECK(strcmp(jbigi_engine_note(), "") == 0, "a note with nothing to say: \"%s\"", jbigi_engine_note());
+    }
+}
+
+/* In a child with JBIGI_ENGINE as the parent set it: what the environment
+ * says, as the CPU checks and the choice see it.  Exit code: failed checks. */
+static int child(void)
+{
+    check_nothing_at_load();
+    const char *env = getenv("JBIGI_ENGINE");
+    const int want = jbigi_engine_parse(env);
+    CHECK(jbigi_engine_environment() == want, "JBIGI_ENGINE=%s read as %d", env ? env : "(unset)",
+          jbigi_engine_environment());
+    if (want == JBIGI_ENGINE_GMP) {
+        CHECK(!jbigi_adx_cpu() && !jbigi_ifma_cpu(), "JBIGI_ENGINE=gmp left an engine on");
+        CHECK(jbigi_engine_for(32) == JBIGI_ENGINE_GMP, "JBIGI_ENGINE=gmp: the choice at 32 limbs is not GMP");
+        CHECK(jbigi_engine_for(1) == JBIGI_ENGINE_SMALL, "JBIGI_ENGINE=gmp: one limb not on small_powm");
+    }
+    if (want == JBIGI_ENGINE_ADX && jbigi_adx_cpu())
+        CHECK(jbigi_engine_for(32) == JBIGI_ENGINE_ADX, "JBIGI_ENGINE=adx: the choice at 32 limbs is not ADX");
+    if (want == JBIGI_ENGINE_IFMA && jbigi_ifma_available())
+        CHECK(jbigi_engine_for(32) == JBIGI_ENGINE_IFMA, "JBIGI_ENGINE=ifma: the choice at 32 limbs is not IFMA");
+    if (want == JBIGI_ENGINE_UNKNOWN)
+        CHECK(strstr(jbigi_engine_note(), "not known") != NULL, "JBIGI_ENGINE=%s: no note (\"%s\")", env,
+              jbigi_engine_note());
+    check_injected_fault();
+    return checks_failed > 0;
+}
+
+int main(int argc, char **argv)
+{
+    in_main = 1;
+    if (argc > 1 && strcmp(argv[1], "--child") == 0)
+        return child();
+    printf("# test_engine\n");
+    check_parse();
+    for (int outcome = -1; outcome <= 1; outcome++)
+        check_once(outcome);
+    check_fault_variable();
+    /* Children: JBIGI_ENGINE, then the fault variables. */
+    static const struct {
+        const char *variable, *value;
+    } runs_of[] = {
+        {"JBIGI_ENGINE", NULL},
+        {"JBIGI_ENGINE", "auto"},
+        {"JBIGI_ENGINE", "gmp"},
+        {"JBIGI_ENGINE", "adx"},
+        {"JBIGI_ENGINE", "ifma"},
+        {"JBIGI_ENGINE", "nonsense"},
+        {"JBIGI_ADX_SELFTEST_FAULT", "1"},
+        {"JBIGI_IFMA_SELFTEST_FAULT", "1"},
+    };
+    for (size_t i = 0; i < sizeof runs_of / sizeof runs_of[0]; i++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            unsetenv("JBIGI_ENGINE");
+            unsetenv("JBIGI_ADX_SELFTEST_FAULT");
+            unsetenv("JBIGI_IFMA_SELFTEST_FAULT");
+            if (runs_of[i].value != NULL)
+                setenv(runs_of[i].variable, runs_of[i].value, 1);
+            /* argv[0], not /proc/self/exe: under valgrind that is valgrind's
+             * own tool, and the child should run this program (natively). */
+            execl(argv[0], argv[0], "--child", (char *)NULL);
+            execl("/proc/self/exe", argv[0], "--child", (char *)NULL);
+            _exit(127);
+        }
+        int status = 0;
+        CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "%s=%s: the child failed (status %d)", runs_of[i].variable,
+              runs_of[i].value ? runs_of[i].value : "(unset)", status);
+    }
+    return finish("test_engine");
+}
