@@ -250,7 +250,12 @@ int main(int argc, char **argv)
             if (runs_of[i].value != NULL)
                 setenv(runs_of[i].variable, runs_of[i].value, 1);
             /* argv[0], not /proc/self/exe: under valgrind that is valgrind's
-             * own tool, and the child should run this program (natively). */
+             * own tool, and the child should run this program (natively).
+             * Under qemu-user (another architecture's build), the emulator
+             * named by JBIGI_TEST_EMULATOR runs it. */
+            const char *emulator = getenv("JBIGI_TEST_EMULATOR");
+            if (emulator != NULL && emulator[0] != '\0')
+                execlp(emulator, emulator, argv[0], "--child", (char *)NULL);
             execl(argv[0], argv[0], "--child", (char *)NULL);
             execl("/proc/self/exe", argv[0], "--child", (char *)NULL);
             _exit(127);

@@ -253,7 +253,7 @@ while read -r cpu arch cross packages emulator omitted; do
             >"$out/$t-$cpu.build.log" 2>&1; then
             scale=
             [ -n "$model" ] && case " $(engine_tests) " in *" $t "*) scale=JBIGI_TEST_SCALE=${JBIGI_QEMU_MODEL_SCALE:-1} ;; esac
-            env $scale "$emulator" "$out/$t-$cpu" </dev/null >"$out/$t-$cpu.log" 2>&1
+            env $scale JBIGI_TEST_EMULATOR="$emulator" "$emulator" "$out/$t-$cpu" </dev/null >"$out/$t-$cpu.log" 2>&1
             add_counts "$out/$t-$cpu.log" "$t ($cpu, $emulator)"
         else
             cat "$out/$t-$cpu.build.log"

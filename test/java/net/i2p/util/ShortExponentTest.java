@@ -232,7 +232,8 @@ class ShortExponentTest {
     void fixedBaseBoundedNativeRefusesBadArguments() {
         assumeTrue(NativeBigInteger.isNative() && NativeBigInteger.hasFixedBase(), "no fixed-base natives");
         BigInteger m = oddModulus(1024);
-        ByteBuffer table = FixedBase.buildTable(new byte[] {7}, m.toByteArray(), 4, 2, 1024);
+        // The natives read tables only inside live blocks from nativeAllocateTable.
+        ByteBuffer table = Tables.direct(Tables.build(new byte[] {7}, m.toByteArray(), 4, 2, 1024));
         byte[] e = BigInteger.valueOf(12345).toByteArray();
         assertEquals(BigInteger.valueOf(7).modPow(BigInteger.valueOf(12345), m),
                 new BigInteger(FixedBase.nativeModPowCTBound(table, e, 14)));
@@ -266,20 +267,26 @@ class ShortExponentTest {
                         long bytes = FixedBase.nativeTableBytes(mbits, 5, 6);
                         assertTrue(bytes > 0);
                         assertTrue(Engine.nativeForce(builtUnder));
-                        ByteBuffer table = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
-                        FixedBase.nativeBuildTable(table, g.toByteArray(), m.toByteArray(), 5, 6, mbits);
-                        for (String usedUnder : engines) {
-                            assertTrue(Engine.nativeForce(usedUnder));
-                            for (int ebits : new int[] {1, 160, 256, mbits}) {
-                                BigInteger e = exponent(ebits, ebits);
-                                String what = "sized under " + sizedUnder + ", built under " + builtUnder
-                                        + ", used under " + usedUnder + ", " + mbits + "/" + ebits;
-                                BigInteger want = g.modPow(e, m);
-                                assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, e.toByteArray(), true)),
-                                        what);
-                                assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, e.toByteArray(), false)),
-                                        what + " variable time");
+                        ByteBuffer block = FixedBase.nativeAllocateTable(bytes);
+                        block.position(NativeTable.HEADER_BYTES);
+                        ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
+                        try {
+                            FixedBase.nativeBuildTable(table, g.toByteArray(), m.toByteArray(), 5, 6, mbits);
+                            for (String usedUnder : engines) {
+                                assertTrue(Engine.nativeForce(usedUnder));
+                                for (int ebits : new int[] {1, 160, 256, mbits}) {
+                                    BigInteger e = exponent(ebits, ebits);
+                                    String what = "sized under " + sizedUnder + ", built under " + builtUnder
+                                            + ", used under " + usedUnder + ", " + mbits + "/" + ebits;
+                                    BigInteger want = g.modPow(e, m);
+                                    assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, e.toByteArray(), true)),
+                                            what);
+                                    assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, e.toByteArray(), false)),
+                                            what + " variable time");
+                                }
                             }
+                        } finally {
+                            FixedBase.nativeFreeTable(block);
                         }
                     }
                 }
