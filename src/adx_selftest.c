@@ -30,6 +30,7 @@
 #include <gmp.h>
 
 #include "adx.h"
+#include "selftest_random.h"
 
 #define SELFTEST_EXPONENT 11u /* binary 1011 */
 
@@ -40,16 +41,6 @@ static const mp_size_t SELFTEST_SIZES[] = {1, 3, 4, 5, 8, 9, 12, 16, 20, 23, 24,
 /* Entries of the table the select picks from. */
 #define SELFTEST_TABLE_ENTRIES 5
 
-/* A fixed sequence (xorshift64*): the same numbers in every process. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * UINT64_C(0x2545f4914f6cdd1d);
-}
 
 /* r = a b mod m (n limbs each) by GMP's mpn_mul_n and mpn_tdiv_qr. */
 static void mulmod(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, const mp_limb_t *m, mp_size_t n)
@@ -103,7 +94,7 @@ static int select_check(mp_size_t n, uint64_t *state, int corrupt)
     const size_t N = (size_t)((n + 3) & ~(mp_size_t)3);
     mp_limb_t table[SELFTEST_TABLE_ENTRIES * JBIGI_ADX_MAX_LIMBS], r[JBIGI_ADX_MAX_LIMBS];
     for (size_t i = 0; i < SELFTEST_TABLE_ENTRIES * N; i++)
-        table[i] = next_random(state);
+        table[i] = jbigi_selftest_random(state);
     int result = 0;
     for (size_t index = 0; index < SELFTEST_TABLE_ENTRIES; index++) {
         jbigi_adx_ctx shape = {.n = n, .N = (mp_size_t)N};
@@ -124,8 +115,8 @@ int jbigi_adx_selftest(int corrupt)
     for (size_t s = 0; s < sizeof SELFTEST_SIZES / sizeof SELFTEST_SIZES[0] && result == 0; s++) {
         const mp_size_t n = SELFTEST_SIZES[s];
         for (mp_size_t i = 0; i < n; i++) {
-            m[i] = (mp_limb_t)next_random(&state);
-            b[i] = (mp_limb_t)next_random(&state);
+            m[i] = (mp_limb_t)jbigi_selftest_random(&state);
+            b[i] = (mp_limb_t)jbigi_selftest_random(&state);
         }
         m[0] |= 1;
         m[n - 1] |= (mp_limb_t)1 << (GMP_NUMB_BITS - 1);

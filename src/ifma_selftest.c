@@ -27,19 +27,10 @@
 #include <gmp.h>
 
 #include "ifma.h"
+#include "selftest_random.h"
 
 #define SELFTEST_EXPONENT 11u /* binary 1011 */
 
-/* A fixed sequence (xorshift64*): the same numbers in every process. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * UINT64_C(0x2545f4914f6cdd1d);
-}
 
 /* base^SELFTEST_EXPONENT mod m on the Montgomery layer, into r (n limbs). */
 static int engine_power(mp_limb_t *r, const mp_limb_t *base, const mp_limb_t *m, mp_size_t n, int flags)
@@ -137,8 +128,8 @@ int jbigi_ifma_selftest(int corrupt)
     int result = 0;
     for (mp_size_t n = 1; n <= JBIGI_IFMA_MAX_LIMBS && result == 0; n++) {
         for (mp_size_t i = 0; i < n; i++) {
-            m[i] = next_random(&state);
-            b[i] = next_random(&state);
+            m[i] = jbigi_selftest_random(&state);
+            b[i] = jbigi_selftest_random(&state);
         }
         m[0] |= 1;
         m[n - 1] |= (mp_limb_t)1 << 63;

@@ -57,6 +57,11 @@ report_failures() {
 }
 
 # The test classes the suite must run: every test/java/**/NameTest.java.
+# One check's outcome, counted in passed, failed or skipped.
+ok() { echo "ok - $*"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
+skip() { echo "skip - $*"; skipped=$((skipped + 1)); }
+
 junit_classes() {
     for f in test/java/net/i2p/util/*Test.java; do
         f=${f##*/}

@@ -21,9 +21,6 @@ mkdir -p "$out"
 passed=0
 failed=0
 skipped=0
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
-skip() { echo "skip - $*"; skipped=$((skipped + 1)); }
 finish() {
     report_failures
     echo "$passed passed, $failed failed, $skipped skipped"
