@@ -3,14 +3,17 @@
 #   make                  lib/libjbigi.so + build/jbigi.jar, GMP built for this CPU (static)
 #   make GMP=system       the same against the system libgmp.so (quick, not tuned)
 #   make GMP=fat          the same against a portable --enable-fat GMP
-#   make test             C and Java tests; ends with "N passed, N failed, N skipped"
+#   make test             every check that runs natively here (C, engines, JUnit, CPU view, jcpuid);
+#                         about 10 minutes on 2 cores; ends with "N passed, N failed, N skipped"
+#   make check            everything: the dist jar's variants, make test's checks, emulated CPUs
+#                         and ARM under QEMU, JDK 8-26, then check-native and a short fuzz (CI)
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
 #   make check-engines    every engine's tests: on this CPU's instructions, and on the portable model of them
 #   make check-native     C tests, then the JUnit suite against libjbigi.so, under ASan+UBSan; C tests under valgrind
 #   make fuzz             libFuzzer on conversion and arithmetic, FUZZ_SECONDS (60) per target
 #   make ct-check         timing-leak measurement of the constant-time paths (CT_ARGS="--measurements N")
-#   make dist             build/jbigi.jar with every variant of src/variants.tsv (./build.sh dist),
+#   make dist             build/jbigi.jar with every variant of src/cpu/variants.tsv (./build.sh dist),
 #                         and build/i2p/jbigi.jar (libraries only, to replace I2P's lib/jbigi.jar)
 #   make install I2P=dir  copy lib/libjbigi.so and GMP's licence texts into an I2P install directory
 #   make header           regenerate include/jbigi.h after changing the natives
@@ -49,11 +52,11 @@ JAVAC_WERROR := $(if $(filter 1,$(WERROR)),-Werror)
 LIB_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS) $(WARN_CFLAGS)
 # What runs before the CPU is checked (cpu_check.c, jcpuid.c) gets none of the
 # user's CFLAGS: a -march=native there would defeat the check.
-BASELINE_CFLAGS = -O2 $(REQUIRED_CFLAGS) $(WARN_CFLAGS)
-JNI_CFLAGS := -Iinclude -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+BASELINE_CFLAGS = -O2 $(REQUIRED_CFLAGS) $(WARN_CFLAGS) -Isrc
+JNI_CFLAGS := -Isrc -Iinclude -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
 # ---- architectures: the table's names, and the compiler for each on this machine ----
-variant_arch = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { print $$2 }' src/variants.tsv))
+variant_arch = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { print $$2 }' src/cpu/variants.tsv))
 HOST_ARCH := $(patsubst armv7%,armhf,$(patsubst armv8l,armhf,$(shell uname -m)))
 CROSS_CC_aarch64 := aarch64-linux-gnu-gcc
 CROSS_CC_armhf := arm-linux-gnueabihf-gcc
@@ -83,37 +86,47 @@ else ifneq ($(filter static fat,$(GMP)),)
   # --exclude-libs keeps GMP's symbols out of the dynamic symbol table.
   GMP_LIBS := $(GMP_PREFIX)/lib/libgmp.a -Wl,--exclude-libs,ALL
   GMP_DEPS := $(GMP_PREFIX)/lib/libgmp.a
-  # The row of src/variants.tsv GMP was built for (build.sh writes it; fat runs anywhere).
+  # The row of src/cpu/variants.tsv GMP was built for (build.sh writes it; fat runs anywhere).
   VARIANT = $(patsubst fat,none,$(strip $(shell cat $(GMP_PREFIX)/jbigi-variant 2>/dev/null)))
 else
   $(error GMP must be static, system or fat, not '$(GMP)')
 endif
 
 JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
-C_SOURCES := src/jbigi.c src/fixedbase_jni.c src/jni_util.c src/convert.c src/arith.c src/version.c \
-  src/wipe.c src/scratch.c src/fixedbase.c src/engine.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c \
-  src/adx_mont.c src/adx_mont4.c src/adx_powm.c src/adx_select.c src/adx_selftest.c src/karatsuba.c src/mpn_mont.c \
-  src/small_powm.c src/cpu_check.c src/table_memory.c
-C_HEADERS := $(wildcard src/*.h) include/jbigi.h
+# The library's sources, by layer (doc/architecture.md): the JNI entry
+# points, the core (BigInteger semantics, tables, conversion, wiping), the
+# engines (the interface's registry and drivers, then one folder each), the
+# CPU check, the platform layer.
+JNI_SOURCES := $(sort $(wildcard src/jni/*.c))
+CORE_SOURCES := $(sort $(wildcard src/core/*.c))
+# An engine's folder is picked up whole: adding one is its folder and its
+# row in src/engines/registry.c.  ifma_none.c stands in for the IFMA engine
+# on 32-bit targets only (LIMB32_OMITTED below).
+ENGINE_SOURCES := $(filter-out src/engines/ifma/ifma_none.c,$(sort $(wildcard src/engines/*.c src/engines/*/*.c)))
+CPU_SOURCES := src/cpu/cpu_check.c
+PLATFORM_SOURCES := src/platform/table_memory.c
+C_SOURCES := $(JNI_SOURCES) $(CORE_SOURCES) $(ENGINE_SOURCES) $(CPU_SOURCES) $(PLATFORM_SOURCES)
+C_HEADERS := $(wildcard src/*/*.h src/*/*/*.h) include/jbigi.h
 # 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine
 # (x86-64 only) and the fixed-base tables are written for 64-bit limbs, so
 # they are left out and ifma_none.c says the engine is never available; the
 # Java side then runs FixedBase on BigInteger (FixedBase.nativesWork() is false).
 # mpn_mont.c (any limb size) stays: the base-2 path on GMP's functions.
-LIMB32_OMITTED := src/fixedbase_jni.c src/fixedbase.c src/ifma_cpu.c src/ifma_selftest.c src/ifma_mont.c src/ifma_powm.c
+LIMB32_OMITTED := src/jni/fixedbase_jni.c src/core/fixedbase.c src/engines/ifma/ifma_engine.c src/engines/ifma/ifma_cpu.c \
+  src/engines/ifma/ifma_selftest.c src/engines/ifma/ifma_mont.c src/engines/ifma/ifma_powm.c
 # $(call arch_sources,ARCH): the library's sources for that architecture.
-arch_sources = $(if $(filter armhf,$(1)),$(filter-out $(LIMB32_OMITTED),$(C_SOURCES)) src/ifma_none.c,$(C_SOURCES))
+arch_sources = $(if $(filter armhf,$(1)),$(filter-out $(LIMB32_OMITTED),$(C_SOURCES)) src/engines/ifma/ifma_none.c,$(C_SOURCES))
 RESOURCE_NAME = $(call resource_name,$(VARIANT))
 # The library is compiled for its variant's architecture (a cross compiler for
 # another's), and each compiler and variant has its own objects.
 LIB_ARCH := $(or $(call variant_arch,$(VARIANT)),$(HOST_ARCH))
 LIB_CC := $(call arch_cc,$(LIB_ARCH))
 OBJ := build/obj-$(GMP)-$(or $(VARIANT),host)-$(notdir $(LIB_CC))
-# The CPU features a variant needs: column 7 on of its row in src/variants.tsv.
-variant_features = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { for (i = 7; i <= NF; i++) if ($$i != "-") printf "%s ", $$i }' src/variants.tsv))
+# The CPU features a variant needs: column 7 on of its row in src/cpu/variants.tsv.
+variant_features = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { for (i = 7; i <= NF; i++) if ($$i != "-") printf "%s ", $$i }' src/cpu/variants.tsv))
 GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
 
-.PHONY: all jar dist dist-lib dist-jar test speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
+.PHONY: all jar dist dist-lib dist-jar test check speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
 .DELETE_ON_ERROR:
 
 all: lib/libjbigi.so build/jbigi.jar
@@ -126,8 +139,8 @@ build/classes.stamp: $(JAVA_SOURCES)
 	@touch $@
 
 # The loader reads the variant table as a resource beside its classes.
-build/classes/net/i2p/util/variants.tsv: src/variants.tsv build/classes.stamp
-	cp src/variants.tsv $@
+build/classes/net/i2p/util/variants.tsv: src/cpu/variants.tsv build/classes.stamp
+	cp src/cpu/variants.tsv $@
 
 # include/jbigi.h is javac's headers of the classes with natives, one after the other.
 build/generated-include/jbigi.h: build/classes.stamp
@@ -169,7 +182,8 @@ $(OBJ)/variant.h: FORCE $(GMP_DEPS)
 	@$(call variant_header,$(VARIANT)) >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-$(OBJ)/cpu_check.o: src/cpu_check.c src/cpu_check.h $(OBJ)/variant.h build/obj-flags.stamp
+$(OBJ)/cpu/cpu_check.o: src/cpu/cpu_check.c src/cpu/cpu_check.h $(OBJ)/variant.h build/obj-flags.stamp
+	@mkdir -p $(dir $@)
 	$(LIB_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(LIB_ARCH)) -include $(OBJ)/variant.h -c $< -o $@
 
 # On armhf the check also runs on an ARMv6 (Raspberry Pi Zero/1 with a 32-bit
@@ -178,14 +192,14 @@ cpu_check_arch_flags = $(if $(filter armhf,$(1)),-marm -march=armv6+fp)
 
 # ---- the CPU probe: this CPU as the library's own check sees it ----
 # build.sh chooses the host's variant with it and the tests ask it what the
-# CPU has (src/cpu_probe.c); built for the baseline, like the check.
-build/cpu-probe: src/cpu_probe.c src/cpu_check.c src/cpu_check.h
+# CPU has (src/cpu/cpu_probe.c); built for the baseline, like the check.
+build/cpu-probe: src/cpu/cpu_probe.c src/cpu/cpu_check.c src/cpu/cpu_check.h
 	@mkdir -p build
-	$(CC) $(BASELINE_CFLAGS) -o $@ src/cpu_probe.c src/cpu_check.c
+	$(CC) $(BASELINE_CFLAGS) -Isrc -o $@ src/cpu/cpu_probe.c src/cpu/cpu_check.c
 
 # ---- jcpuid: I2P's CPU identification natives (x86-64 only) ----
 JCPUID_CC := $(call arch_cc,x86_64)
-$(JCPUID_LIB): src/jcpuid.c build/obj-flags.stamp
+$(JCPUID_LIB): src/cpu/jcpuid.c build/obj-flags.stamp
 	@mkdir -p $(dir $@)
 	$(JCPUID_CC) -shared $(BASELINE_CFLAGS) -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -o $@ $< \
 	  -s -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1
@@ -202,10 +216,10 @@ build/gmp-mode-$(GMP).stamp:
 	@rm -f build/gmp-mode-*.stamp
 	@touch $@
 
-lib/libjbigi.so: $(patsubst src/%.c,$(OBJ)/%.o,$(call arch_sources,$(LIB_ARCH))) src/jbigi.map build/gmp-mode-$(GMP).stamp build/lib-objects.stamp
+lib/libjbigi.so: $(patsubst src/%.c,$(OBJ)/%.o,$(call arch_sources,$(LIB_ARCH))) src/jni/jbigi.map build/gmp-mode-$(GMP).stamp build/lib-objects.stamp
 	@mkdir -p lib
 	$(LIB_CC) -shared -o $@ $(filter %.o,$^) $(GMP_LIBS) \
-	  -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
+	  -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
 # ---- the jar: classes, the library as an I2P-named resource, the speed test as Main-Class ----
 jar: build/jbigi.jar
@@ -244,13 +258,15 @@ dist-lib: check-header build/obj-flags.stamp
 	@test -n '$(DIST_CC)' || { echo "no compiler for $(DIST_ARCH) here" >&2; exit 1; }
 	@mkdir -p $(DIST_OBJ) build/dist
 	@$(call variant_header,$(VARIANT)) >$(DIST_OBJ)/variant.h
-	$(DIST_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h -c src/cpu_check.c -o $(DIST_OBJ)/cpu_check.o
-	@for f in $(filter-out src/cpu_check.c,$(call arch_sources,$(DIST_ARCH))); do \
+	@mkdir -p $(DIST_OBJ)/cpu
+	$(DIST_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h -c src/cpu/cpu_check.c -o $(DIST_OBJ)/cpu/cpu_check.o
+	@for f in $(filter-out src/cpu/cpu_check.c,$(call arch_sources,$(DIST_ARCH))); do \
+	  o=$(DIST_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
 	  echo "$(DIST_CC) ... -c $$f"; \
-	  $(DIST_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $(DIST_OBJ)/$$(basename $$f .c).o || exit 1; \
+	  $(DIST_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1; \
 	done
 	$(DIST_CC) -shared -o build/dist/$(call resource_name,$(VARIANT)) $(patsubst src/%.c,$(DIST_OBJ)/%.o,$(call arch_sources,$(DIST_ARCH))) $(DIST_GMP)/lib/libgmp.a \
-	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
+	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
 # make dist-jar DIST_VARIANTS="<cpu> ...": build/jbigi.jar from the libraries of
 # dist-lib, and build/i2p/jbigi.jar, the same libraries without the classes:
@@ -271,10 +287,22 @@ dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-
 speedtest: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 	$(JAVA) -Djava.library.path=lib -cp build/jbigi.jar net.i2p.util.NativeBigInteger
 
+TEST_ENV = JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
+  CFLAGS="$(CFLAGS) $(REQUIRED_CFLAGS) -Wall -Wextra -Werror $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)"
+
 test: lib/libjbigi.so build/jbigi.jar build/cpu-probe
-	JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
-	  CFLAGS="$(CFLAGS) $(REQUIRED_CFLAGS) -Wall -Wextra -Werror $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)" \
-	  sh test/run-tests.sh
+	$(TEST_ENV) sh test/run-tests.sh
+
+# Everything: the dist jar (every variant; GMP builds cached under build/),
+# then make test's checks with the emulated and fetched ones, then the
+# sanitizers and valgrind, then a short fuzz.  Each part ends with its own
+# "N passed, N failed, N skipped".
+CHECK_FUZZ_SECONDS ?= 20
+check: lib/libjbigi.so build/cpu-probe
+	./build.sh dist
+	$(TEST_ENV) sh test/run-tests.sh --all
+	$(MAKE) --no-print-directory check-native
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
 # Every engine's differential tests: on this CPU's instructions where it has
 # them, on the portable model of the instructions everywhere (0 skipped).

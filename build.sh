@@ -3,10 +3,10 @@
 # build.sh - build lib/libjbigi.so, the JNI shim over GNU MP used by I2P.
 #
 #   ./build.sh            static (default): GMP built from source for this
-#                         CPU's variant in src/variants.tsv, linked in
+#                         CPU's variant in src/cpu/variants.tsv, linked in
 #   ./build.sh dynamic    link the system libgmp.so (quick, not tuned)
 #   ./build.sh fat        GMP --enable-fat linked in: one portable library
-#   ./build.sh dist       every variant of src/variants.tsv into build/jbigi.jar
+#   ./build.sh dist       every variant of src/cpu/variants.tsv into build/jbigi.jar
 #
 # GMP builds live under build/gmp-<version>-<cpu>/ and are reused by every
 # mode; build/gmp-static and build/gmp-fat point at the ones the Makefile
@@ -17,7 +17,7 @@ set -euo pipefail
 PROJECT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly PROJECT_DIR
 readonly BUILD_DIR=$PROJECT_DIR/build
-readonly VARIANTS=$PROJECT_DIR/src/variants.tsv
+readonly VARIANTS=$PROJECT_DIR/src/cpu/variants.tsv
 
 # The one GMP this project builds, pinned whichever way its source comes.
 readonly GMP_VERSION=6.2.1
@@ -44,11 +44,11 @@ Usage: ./build.sh [static|dynamic|fat|dist]
        ./build.sh --gmp-only static|fat|<cpu>    only build GMP (for the Makefile)
        ./build.sh --host-variant                 print this CPU's variant and exit
 
-  static   (default) GMP built for this CPU's row of src/variants.tsv, linked
+  static   (default) GMP built for this CPU's row of src/cpu/variants.tsv, linked
            into lib/libjbigi.so; ldd shows no libgmp
   dynamic  link lib/libjbigi.so against the system libgmp.so (libgmp-dev)
   fat      GMP --enable-fat linked in: one portable library
-  dist     every row of src/variants.tsv in build/jbigi.jar (the ARM rows
+  dist     every row of src/cpu/variants.tsv in build/jbigi.jar (the ARM rows
            when their cross compilers are installed), and build/i2p/jbigi.jar
 
 GMP 6.2.1 source, first found (each checked against a pinned SHA-256):
@@ -57,7 +57,7 @@ GMP 6.2.1 source, first found (each checked against a pinned SHA-256):
   3. gmplib.org
 
 Environment:
-  JBIGI_VARIANT=<cpu>   build this row of src/variants.tsv instead of the host's
+  JBIGI_VARIANT=<cpu>   build this row of src/cpu/variants.tsv instead of the host's
   GMP_CHECK=1           run GMP's own test suite after building it
   JOBS=<n>              parallel make jobs (default: nproc)
   JAVA_HOME, CC, CFLAGS as for make (CFLAGS apply to jbigi, not to GMP).
@@ -89,7 +89,7 @@ check_tools() {
 # The table
 # ---------------------------------------------------------------------------
 
-# Prints the rows of src/variants.tsv (comments dropped), optionally only
+# Prints the rows of src/cpu/variants.tsv (comments dropped), optionally only
 # those of one architecture.
 variant_rows() {
     awk -v arch="${1:-}" '!/^#/ && NF >= 7 && (arch == "" || $2 == arch)' "$VARIANTS"
@@ -100,14 +100,14 @@ variant_field() {
     local value
     value=$(awk -v cpu="$1" -v n="$2" '!/^#/ && $1 == cpu {
         if (n < 7) print $n; else { s = ""; for (i = 7; i <= NF; i++) s = s " " $i; print substr(s, 2) } }' "$VARIANTS")
-    [[ -n $value ]] || die "no variant '$1' in src/variants.tsv"
+    [[ -n $value ]] || die "no variant '$1' in src/cpu/variants.tsv"
     printf '%s\n' "$value"
 }
 
 # The first row this machine can run, as the Java loader chooses: its
 # architecture's rows for its vendor first, then the other vendor's, then
 # those for any CPU, the first whose features CPUID reports.  The library's
-# own CPU check answers (src/cpu_probe.c over src/cpu_check.c), so the build,
+# own CPU check answers (src/cpu/cpu_probe.c over src/cpu/cpu_check.c), so the build,
 # the loader and JNI_OnLoad read the CPU the same way; /proc/cpuinfo only
 # when the probe cannot be built or run here.
 host_variant() {
@@ -115,7 +115,7 @@ host_variant() {
     if make -s -C "$PROJECT_DIR" build/cpu-probe >/dev/null 2>&1 && "$probe" --variant "$VARIANTS" 2>/dev/null; then
         return 0
     fi
-    say "the CPU probe (src/cpu_probe.c) did not run here: choosing from /proc/cpuinfo" >&2
+    say "the CPU probe (src/cpu/cpu_probe.c) did not run here: choosing from /proc/cpuinfo" >&2
     host_variant_from_cpuinfo
 }
 
@@ -154,7 +154,7 @@ host_variant_from_cpuinfo() {
             fi
         done < <(variant_rows "$arch")
     done
-    die "no row of src/variants.tsv fits this $arch CPU"
+    die "no row of src/cpu/variants.tsv fits this $arch CPU"
 }
 
 # The table's name for the architecture this machine runs.

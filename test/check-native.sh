@@ -247,7 +247,7 @@ jni_phase() {
     # against the shared ASan runtime (the JVM has it preloaded).
     if ! build_objects asan "$san $asan_model" ||
         ! $CLANG $san -shared-libsan -shared -o "$jni/lib/libjbigi.so" $(lib_objects asan) $GMP_LIBS \
-        -Wl,--version-script=src/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack >"$jni/build.log" 2>&1; then
+        -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack >"$jni/build.log" 2>&1; then
         cat "$jni/build.log"
         echo "!! libjbigi.so does not build with the sanitizers" >&2
         failed=$((failed + 1))
@@ -261,7 +261,7 @@ jni_phase() {
         # dist jar) stays as it is, to be refused as it must be.
         cpu=${name#libjbigi-linux-}
         cpu=${cpu%_64.so}
-        arch=$(awk -v cpu="$cpu" '!/^#/ && $1 == cpu { print $2 }' src/variants.tsv)
+        arch=$(awk -v cpu="$cpu" '!/^#/ && $1 == cpu { print $2 }' src/cpu/variants.tsv)
         [ -z "$arch" ] || [ "$arch" = "$(uname -m)" ] || continue
         cp "$jni/lib/libjbigi.so" "$jni/jar/$name"
         "$JAVA_HOME/bin/jar" --update --file "$jni/jbigi.jar" -C "$jni/jar" "$name" || {

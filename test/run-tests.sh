@@ -1,13 +1,26 @@
 #!/bin/sh
-# Runs every test of the project and ends with one line
-# "N passed, N failed, N skipped" over all of them; exits non-zero if any
-# failed.  Called by `make test`, which passes the tools in the environment:
+# Runs the tests and ends with one line "N passed, N failed, N skipped" over
+# all of them; exits non-zero if any failed.  Two tiers:
+#   test/run-tests.sh          every check that runs natively on this
+#                              machine (`make test`: about 10 minutes on 2
+#                              cores with GMP built)
+#   test/run-tests.sh --all    those, then the ones that emulate or fetch:
+#                              the jar on emulated CPUs and ARM under QEMU,
+#                              the jar on JDK 8 to 26 (`make check`, which
+#                              adds the sanitizers, valgrind and the fuzzer)
+# Called by `make test` and `make check`, which pass the tools in the environment:
 # JAVA, JAVAC, JUNIT_JAR, CC, CFLAGS, GMP_LIBS, and C_SOURCES (the Makefile's
 # list of the library's sources).  How each outcome is counted: test/lib.sh.
 # shellcheck disable=SC2086 # flag lists kept in variables are meant to split
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
+tier=native
+case ${1:-} in
+--all) tier=all ;;
+"") ;;
+*) echo "usage: $0 [--all]" >&2; exit 2 ;;
+esac
 out=build/test
 mkdir -p "$out"
 passed=0
@@ -47,9 +60,12 @@ tally "$out/engines.log" check-engines "$rc"
 
 # ---- JDKs 8, 11, 21, 25 and 26 from other Debian releases (fetched once into build/jdks/) ----
 # For the Java-version lane below, and NativeAccessTest runs on JDK 25 or
-# 26 (24 and later); a JDK that could not be fetched is skipped there, counted.
-sh test/jdks/fetch-jdks.sh >"$out/fetch-jdks.log" 2>&1 ||
-    echo "# some JDKs could not be fetched: see $out/fetch-jdks.log"
+# 26 (24 and later); a JDK that could not be fetched is skipped there,
+# counted.  The native tier fetches nothing: it uses them if they are here.
+if [ "$tier" = all ]; then
+    sh test/jdks/fetch-jdks.sh >"$out/fetch-jdks.log" 2>&1 ||
+        echo "# some JDKs could not be fetched: see $out/fetch-jdks.log"
+fi
 . test/jdks/jdk.sh
 newer_java=$(jdk_java 25 || jdk_java 26)
 
@@ -61,12 +77,6 @@ newer_java=$(jdk_java 25 || jdk_java 26)
 junit_suite "$out" -Xcheck:jni -Djava.library.path=lib -Djbigi.test.jar=build/jbigi.jar -Djbigi.soak=true \
     -Djbigi.vectors=test/vectors/modpow-public.txt ${newer_java:+-Djbigi.test.newJava="$newer_java"}
 
-# ---- the jar on emulated CPUs (qemu-user): the right variant or a clean refusal, never SIGILL ----
-sh test/emulated/run.sh >"$out/emulated.log" 2>&1
-rc=$?
-cat "$out/emulated.log"
-tally "$out/emulated.log" emulated-cpus "$rc"
-
 # ---- flags CPUID reports hidden from /proc/cpuinfo: the build, the loader and the tests still follow CPUID ----
 JAVA="$JAVA" JAVAC="$JAVAC" CC="$CC" sh test/cpu/hidden-cpuinfo.sh >"$out/hidden-cpuinfo.log" 2>&1
 rc=$?
@@ -74,16 +84,25 @@ cat "$out/hidden-cpuinfo.log"
 tally "$out/hidden-cpuinfo.log" hidden-cpuinfo "$rc"
 
 # ---- jcpuid as I2P's loader uses it, and the jar that replaces I2P's ----
-JAVA="$JAVA" JAVAC="$JAVAC" sh test/jcpuid/run.sh >"$out/jcpuid.log" 2>&1
+JBIGI_TEST_TIER=$tier JAVA="$JAVA" JAVAC="$JAVAC" sh test/jcpuid/run.sh >"$out/jcpuid.log" 2>&1
 rc=$?
 cat "$out/jcpuid.log"
 tally "$out/jcpuid.log" jcpuid "$rc"
 
-# ---- the jar on every Java from 8 to 26 ----
-JAVA="$JAVA" JAVAC="$JAVAC" sh test/jdks/run.sh >"$out/jdks.log" 2>&1
-rc=$?
-cat "$out/jdks.log"
-tally "$out/jdks.log" jdks "$rc"
+if [ "$tier" = all ]; then
+    # ---- the jar on emulated CPUs (qemu-user): the right variant or a clean refusal, never SIGILL ----
+    sh test/emulated/run.sh >"$out/emulated.log" 2>&1
+    rc=$?
+    cat "$out/emulated.log"
+    tally "$out/emulated.log" emulated-cpus "$rc"
+
+    # ---- the jar on every Java from 8 to 26 ----
+    JAVA="$JAVA" JAVAC="$JAVAC" sh test/jdks/run.sh >"$out/jdks.log" 2>&1
+    rc=$?
+    cat "$out/jdks.log"
+    tally "$out/jdks.log" jdks "$rc"
+
+fi
 
 report_failures
 echo "$passed passed, $failed failed, $skipped skipped"

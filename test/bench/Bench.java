@@ -37,7 +37,7 @@ import net.i2p.util.BenchSampler.Timer;
  * joined by a FixedBase's modPow and modPowCT from 1024 to 4096 bits (its
  * table builds are timed after the group); the I2P workload; wipe (GMP in C
  * with its default memory functions against jbigi's wiping ones,
- * src/wipe.c) at 256 and 2048 bits.  Each only at the sizes of --sizes (see
+ * src/core/wipe.c) at 256 and 2048 bits.  Each only at the sizes of --sizes (see
  * BenchOptions).
  *
  * <p>Every result is checked against BigInteger's before anything is timed,

@@ -307,7 +307,7 @@ final class BenchReport {
             return;
         }
         out.println();
-        out.println("Cost of wiping GMP's freed memory (src/wipe.c, installed by JNI_OnLoad), in C: GMP's default");
+        out.println("Cost of wiping GMP's freed memory (src/core/wipe.c, installed by JNI_OnLoad), in C: GMP's default");
         out.println("memory functions against the wiping ones, samples interleaved; each operation allocates and");
         out.println("clears its own result variable, as a jbigi call does.");
         out.printf("%-13s %5s  %-25s  %-25s  %-8s  %s%n", "", "", "default memory functions", "wiping memory functions",

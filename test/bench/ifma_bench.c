@@ -24,8 +24,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
-#include "ifma.h"
+#include "engines/engine.h"
+#include "engines/ifma/ifma.h"
 
 #define MAXN JBIGI_IFMA_MAX_LIMBS
 #define MAX_ROUNDS 101
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
         }
         printf("%6d %10.1f %10.1f %8.3f %8.3f %10.1f %12.1f %8.3f %8.3f  %s\n", sizes_bits[s], med[ENGINE_VT],
                med[GMP_VT], rvt[rounds / 2], t[s][ENGINE_VT][0] / t[s][GMP_VT][0], med[ENGINE_CT], med[GMP_CT],
-               rct[rounds / 2], t[s][ENGINE_CT][0] / t[s][GMP_CT][0], jbigi_engine_ifma_takes(in[s].n) ? "yes" : "no");
+               rct[rounds / 2], t[s][ENGINE_CT][0] / t[s][GMP_CT][0], strcmp(jbigi_engine_for(in[s].n, 0)->name, "avx512-ifma") == 0 ? "yes" : "no");
     }
     printf("# GMP %s\n", gmp_version);
     return 0;

@@ -35,7 +35,7 @@
  * "error MESSAGE"; a bad INPUTS file ends the program with status 1.
  *
  * time and check take an optional last word ALLOC, default or wiping, for
- * the cost of jbigi's wiping memory functions (src/wipe.c, linked in):
+ * the cost of jbigi's wiping memory functions (src/core/wipe.c, linked in):
  * GMP then allocates through ALLOC's functions for the duration of the
  * command, and each operation gets a result variable of its own, created
  * and cleared around it as a jbigi call does.  Without ALLOC the result
@@ -56,7 +56,7 @@
 #include <time.h>
 
 #include "rawgmp_openssl.h"
-#include "wipe.h"
+#include "core/wipe.h"
 
 enum { MAX_SETS = 64, MAX_NAME = 48 };
 

@@ -33,7 +33,7 @@ if [ "$raw_links" != "$lib_links" ]; then
         "the native/raw C ratios will compare two different GMPs." >&2
 fi
 
-# src/wipe.c is the library's own wiping allocator, linked in so rawgmp can
+# src/core/wipe.c is the library's own wiping allocator, linked in so rawgmp can
 # time GMP with it and without it.
 # OpenSSL's libcrypto (libssl-dev), for the benchmark only: the rows every
 # engine is measured against.  Without it those rows are left out.
@@ -44,9 +44,9 @@ else
     echo "# no OpenSSL headers (apt-get install libssl-dev): no OpenSSL rows" >&2
 fi
 # shellcheck disable=SC2086 # flag lists
-if ! $CC $CFLAGS -Isrc -o "$out/rawgmp" test/bench/rawgmp.c test/bench/rawgmp_openssl.c src/wipe.c $GMP_LIBS \
+if ! $CC $CFLAGS -Isrc -o "$out/rawgmp" test/bench/rawgmp.c test/bench/rawgmp_openssl.c src/core/wipe.c $GMP_LIBS \
     $openssl_flags; then
-    echo "!! test/bench/rawgmp.c (with src/wipe.c) did not compile" >&2
+    echo "!! test/bench/rawgmp.c (with src/core/wipe.c) did not compile" >&2
     exit 1
 fi
 rm -rf "$out/classes"

@@ -15,7 +15,7 @@
 #include <gmp.h>
 #include <string.h>
 
-#include "adx.h"
+#include "engines/adx/adx.h"
 #include "check.h"
 #include "powm_cases.h"
 

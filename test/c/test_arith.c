@@ -5,11 +5,11 @@
 #include <gmp.h>
 #include <string.h>
 
-#include "arith.h"
+#include "core/arith.h"
 #include "check.h"
-#include "engine.h"
+#include "engines/engine.h"
 #include "reference.h"
-#include "version.h"
+#include "jni/version.h"
 
 static void set(mpz_t v, const char *decimal)
 {

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "convert.h"
+#include "core/convert.h"
 #include "reference.h"
 
 /* The fewest bytes n with -2^(8n-1) <= value < 2^(8n-1). */

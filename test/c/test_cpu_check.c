@@ -1,7 +1,7 @@
 /*
  * test_cpu_check.c - the CPU check behind JNI_OnLoad, on this CPU.
  *
- * Every feature named in src/variants.tsv must be one the check knows; a
+ * Every feature named in src/cpu/variants.tsv must be one the check knows; a
  * list with a missing or unknown feature is refused and named; the vendor
  * query names CPUID's vendor string; the features a variant's engines need
  * imply the ones below them.  Where /proc/cpuinfo disagrees with CPUID
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cpu_check.h"
+#include "cpu/cpu_check.h"
 
 static char cpuinfo_flags[8192];
 static char cpuinfo_vendor[64];
@@ -70,8 +70,8 @@ int main(void)
     char message[512], line[1024];
     int names = 0, disagreements = 0;
     read_cpuinfo_flags();
-    FILE *table = fopen("src/variants.tsv", "r");
-    CHECK(table != NULL, "cannot open src/variants.tsv (run from the project directory)");
+    FILE *table = fopen("src/cpu/variants.tsv", "r");
+    CHECK(table != NULL, "cannot open src/cpu/variants.tsv (run from the project directory)");
     while (table != NULL && fgets(line, sizeof line, table) != NULL) {
         char *field[64];
         int n = 0;
@@ -100,7 +100,7 @@ int main(void)
     }
     if (table != NULL)
         fclose(table);
-    CHECK(names > 0, "no features read from src/variants.tsv");
+    CHECK(names > 0, "no features read from src/cpu/variants.tsv");
     if (disagreements > 0)
         printf("# /proc/cpuinfo disagrees with CPUID on %d of the table's feature names\n", disagreements);
 

@@ -16,25 +16,57 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "adx.h"
+#include "engines/adx/adx.h"
 #include "check.h"
-#include "engine.h"
-#include "ifma.h"
+#include "engines/engine.h"
+#include "engines/ifma/ifma.h"
+
+/* The row a name parses to, by the engine's name: NULL for auto and unknown. */
+static const char *parsed_name(const char *name)
+{
+    const int row = jbigi_engine_parse(name);
+    return row >= 0 ? jbigi_engine_at((size_t)row)->name : NULL;
+}
+
+/* Whether the choice for n limbs in variable time is the engine named. */
+static int chosen(mp_size_t n, const char *name)
+{
+    return strcmp(jbigi_engine_for(n, 0)->name, name) == 0;
+}
 
 static void check_parse(void)
 {
     static const struct {
         const char *name;
-        int engine;
+        int outcome;        /* JBIGI_ENGINE_AUTO, _UNKNOWN, or 0 for a row */
+        const char *engine; /* the row's engine */
     } cases[] = {
-        {NULL, JBIGI_ENGINE_AUTO},         {"", JBIGI_ENGINE_AUTO},          {"auto", JBIGI_ENGINE_AUTO},
-        {"gmp", JBIGI_ENGINE_GMP},         {"adx", JBIGI_ENGINE_ADX},        {"ifma", JBIGI_ENGINE_IFMA},
-        {"avx512-ifma", JBIGI_ENGINE_IFMA}, {"GMP", JBIGI_ENGINE_UNKNOWN},    {"gmp ", JBIGI_ENGINE_UNKNOWN},
-        {"small", JBIGI_ENGINE_UNKNOWN},   {"ifma2", JBIGI_ENGINE_UNKNOWN}, {"x", JBIGI_ENGINE_UNKNOWN},
+        {NULL, JBIGI_ENGINE_AUTO, NULL},       {"", JBIGI_ENGINE_AUTO, NULL},
+        {"auto", JBIGI_ENGINE_AUTO, NULL},     {"gmp", 0, "gmp"},
+        {"adx", 0, "adx"},                     {"ifma", 0, "avx512-ifma"},
+        {"avx512-ifma", 0, "avx512-ifma"},     {"GMP", JBIGI_ENGINE_UNKNOWN, NULL},
+        {"gmp ", JBIGI_ENGINE_UNKNOWN, NULL},  {"small", JBIGI_ENGINE_UNKNOWN, NULL},
+        {"ifma2", JBIGI_ENGINE_UNKNOWN, NULL}, {"x", JBIGI_ENGINE_UNKNOWN, NULL},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        CHECK(jbigi_engine_parse(cases[i].name) == cases[i].engine, "parse(\"%s\") = %d, want %d",
-              cases[i].name ? cases[i].name : "(null)", jbigi_engine_parse(cases[i].name), cases[i].engine);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *label = cases[i].name ? cases[i].name : "(null)";
+        const int got = jbigi_engine_parse(cases[i].name);
+        if (cases[i].engine == NULL)
+            CHECK(got == cases[i].outcome, "parse(\"%s\") = %d, want %d", label, got, cases[i].outcome);
+        else
+            CHECK(got >= 0 && strcmp(parsed_name(cases[i].name), cases[i].engine) == 0,
+                  "parse(\"%s\") = %d, not the row of %s", label, got, cases[i].engine);
+    }
+    /* Every row has a distinct name, and the GMP engine is one of them. */
+    int gmp_rows = 0;
+    for (size_t i = 0; i < jbigi_engine_count(); i++) {
+        gmp_rows += jbigi_engine_at(i) == jbigi_engine_gmp();
+        for (size_t j = 0; j < i; j++)
+            CHECK(strcmp(jbigi_engine_at(i)->name, jbigi_engine_at(j)->name) != 0, "two rows named %s",
+                  jbigi_engine_at(i)->name);
+    }
+    CHECK(gmp_rows == 1, "the GMP engine is in %d rows", gmp_rows);
+    CHECK(jbigi_engine_at(jbigi_engine_count()) == NULL, "a row past the table");
 }
 
 /* ---- nothing at load ---- */
@@ -70,7 +102,7 @@ static void check_nothing_at_load(void)
     const char *env = getenv("JBIGI_ENGINE");
     CHECK(!selftest_before_main, "JBIGI_ENGINE=%s: a self-test ran at load", env ? env : "(unset)");
     CHECK(!jbigi_engine_environment_applied(), "JBIGI_ENGINE=%s: applied at load", env ? env : "(unset)");
-    (void)jbigi_engine_for(32);
+    (void)jbigi_engine_for(32, 0);
     CHECK(jbigi_engine_environment_applied(), "JBIGI_ENGINE=%s: not applied by the first choice",
           env ? env : "(unset)");
 }
@@ -170,9 +202,9 @@ static void check_injected_fault(void)
             SKIP(2, "this CPU has no BMI2 and ADX: no ADX self-test to fail");
         }
         for (mp_size_t n = 1; n <= JBIGI_ADX_MAX_LIMBS; n++)
-            CHECK(jbigi_engine_for(n) != JBIGI_ENGINE_ADX, "n=%ld went to a failed ADX engine", (long)n);
+            CHECK(!chosen(n, "adx"), "n=%ld went to a failed ADX engine", (long)n);
         CHECK(jbigi_engine_force("adx") != 0, "a failed ADX engine could be forced");
-        CHECK(jbigi_engine_for(32) != JBIGI_ENGINE_ADX, "forced onto a failed ADX engine");
+        CHECK(!chosen(32, "adx"), "forced onto a failed ADX engine");
         jbigi_engine_force("auto");
     }
     if (getenv("JBIGI_IFMA_SELFTEST_FAULT") != NULL) {
@@ -181,7 +213,7 @@ static void check_injected_fault(void)
             CHECK(strstr(jbigi_engine_note(), "avx512-ifma switched off: its known-answer self-test failed") != NULL,
                   "no note of the IFMA self-test: \"%s\"", jbigi_engine_note());
         for (mp_size_t n = 1; n <= JBIGI_IFMA_MAX_LIMBS; n++)
-            CHECK(jbigi_engine_for(n) != JBIGI_ENGINE_IFMA, "n=%ld went to a failed IFMA engine", (long)n);
+            CHECK(!chosen(n, "avx512-ifma"), "n=%ld went to a failed IFMA engine", (long)n);
     }
     if (getenv("JBIGI_ADX_SELFTEST_FAULT") == NULL && getenv("JBIGI_IFMA_SELFTEST_FAULT") == NULL &&
         getenv("JBIGI_ENGINE") == NULL) {
@@ -199,17 +231,18 @@ static int child(void)
     check_nothing_at_load();
     const char *env = getenv("JBIGI_ENGINE");
     const int want = jbigi_engine_parse(env);
+    const char *want_name = parsed_name(env) != NULL ? parsed_name(env) : "";
     CHECK(jbigi_engine_environment() == want, "JBIGI_ENGINE=%s read as %d", env ? env : "(unset)",
           jbigi_engine_environment());
-    if (want == JBIGI_ENGINE_GMP) {
+    if (strcmp(want_name, "gmp") == 0) {
         CHECK(!jbigi_adx_cpu() && !jbigi_ifma_cpu(), "JBIGI_ENGINE=gmp left an engine on");
-        CHECK(jbigi_engine_for(32) == JBIGI_ENGINE_GMP, "JBIGI_ENGINE=gmp: the choice at 32 limbs is not GMP");
-        CHECK(jbigi_engine_for(1) == JBIGI_ENGINE_SMALL, "JBIGI_ENGINE=gmp: one limb not on small_powm");
+        CHECK(chosen(32, "gmp") && jbigi_engine_for(32, 1) == jbigi_engine_gmp(), "JBIGI_ENGINE=gmp: the choice at 32 limbs is not GMP");
+        CHECK(chosen(1, "small") && jbigi_engine_for(1, 1) == jbigi_engine_gmp(), "JBIGI_ENGINE=gmp: one limb not on small_powm");
     }
-    if (want == JBIGI_ENGINE_ADX && jbigi_adx_cpu())
-        CHECK(jbigi_engine_for(32) == JBIGI_ENGINE_ADX, "JBIGI_ENGINE=adx: the choice at 32 limbs is not ADX");
-    if (want == JBIGI_ENGINE_IFMA && jbigi_ifma_available())
-        CHECK(jbigi_engine_for(32) == JBIGI_ENGINE_IFMA, "JBIGI_ENGINE=ifma: the choice at 32 limbs is not IFMA");
+    if (strcmp(want_name, "adx") == 0 && jbigi_adx_cpu())
+        CHECK(chosen(32, "adx") && strcmp(jbigi_engine_for(32, 1)->name, "adx") == 0, "JBIGI_ENGINE=adx: the choice at 32 limbs is not ADX");
+    if (strcmp(want_name, "avx512-ifma") == 0 && jbigi_ifma_available())
+        CHECK(chosen(32, "avx512-ifma"), "JBIGI_ENGINE=ifma: the choice at 32 limbs is not IFMA");
     if (want == JBIGI_ENGINE_UNKNOWN)
         CHECK(strstr(jbigi_engine_note(), "not known") != NULL, "JBIGI_ENGINE=%s: no note (\"%s\")", env,
               jbigi_engine_note());

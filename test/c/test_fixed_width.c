@@ -8,10 +8,10 @@
 
 #include <stdlib.h>
 
-#include "arith.h"
+#include "core/arith.h"
 #include "check.h"
-#include "convert.h"
-#include "engine.h"
+#include "core/convert.h"
+#include "engines/engine.h"
 
 /* value = the len bytes as unsigned base-256 digits. */
 static void unsigned_import(mpz_t value, const uint8_t *bytes, size_t len)

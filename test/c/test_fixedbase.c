@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adx.h"
+#include "engines/adx/adx.h"
 #include "check.h"
-#include "engine.h"
-#include "fixedbase.h"
+#include "engines/engine.h"
+#include "core/fixedbase.h"
 
 static gmp_randstate_t state;
 

@@ -1,5 +1,5 @@
 /*
- * test_karatsuba.c - src/karatsuba.c against GMP: the square and the
+ * test_karatsuba.c - src/engines/karatsuba.c against GMP: the square and the
  * product, in both forms (secret and not), bit for bit against mpn_sqr and
  * mpn_mul_n at every length from 1 to 128 limbs, on random limbs with the
  * carry-stressing patterns and on the values that steer its branch-free
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "karatsuba.h"
+#include "engines/karatsuba.h"
 #include "powm_cases.h"
 
 #define GUARD 4

@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "adx.h"
-#include "arith.h"
+#include "engines/adx/adx.h"
+#include "core/arith.h"
 #include "check.h"
-#include "engine.h"
-#include "fixedbase.h"
-#include "ifma.h"
-#include "wipe.h"
+#include "engines/engine.h"
+#include "core/fixedbase.h"
+#include "engines/ifma/ifma.h"
+#include "core/wipe.h"
 
 void *__real_malloc(size_t size);
 void *__wrap_malloc(size_t size);

@@ -7,9 +7,9 @@
 #include <gmp.h>
 #include <stdio.h>
 
-#include "arith.h"
+#include "core/arith.h"
 #include "check.h"
-#include "small_powm.h"
+#include "engines/small/small_powm.h"
 
 static gmp_randstate_t state;
 

@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 #include "check.h"
-#include "table_memory.h"
+#include "platform/table_memory.h"
 
 void *__real_mmap(void *address, size_t length, int prot, int flags, int fd, off_t offset);
 int __real_munmap(void *address, size_t length);

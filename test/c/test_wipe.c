@@ -21,10 +21,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arith.h"
+#include "core/arith.h"
 #include "check.h"
-#include "convert.h"
-#include "wipe.h"
+#include "core/convert.h"
+#include "core/wipe.h"
 
 void *__real_malloc(size_t size);
 void *__real_aligned_alloc(size_t alignment, size_t size);

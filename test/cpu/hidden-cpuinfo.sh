@@ -44,7 +44,7 @@ fi
 
 # What CPUID allows, read outside the namespace.
 features=$("$probe")
-want=$("$probe" --variant src/variants.tsv)
+want=$("$probe" --variant src/cpu/variants.tsv)
 echo "CPUID: $features"
 echo "the row CPUID allows: $want"
 
@@ -66,16 +66,16 @@ awk -v hide=" $hidden " '
 vendor=$("$probe" --vendor)
 jar_want=pure-java
 for cpu in $(awk -v vendor="$vendor" '!/^#/ && NF >= 7 && $2 == "x86_64" {
-        print ($6 == vendor ? 0 : $6 == "any" ? 2 : 1), NR, $1 }' src/variants.tsv | sort -k1,1n -k2,2n | awk '{ print $3 }'); do
+        print ($6 == vendor ? 0 : $6 == "any" ? 2 : 1), NR, $1 }' src/cpu/variants.tsv | sort -k1,1n -k2,2n | awk '{ print $3 }'); do
     grep -qx "libjbigi-linux-${cpu}_64.so" "$out/jar.list" || continue
-    if "$probe" --runs src/variants.tsv "$cpu"; then
+    if "$probe" --runs src/cpu/variants.tsv "$cpu"; then
         jar_want=libjbigi-linux-${cpu}_64.so
         break
     fi
 done
 case " $features " in *" avx512ifma "*) engine_want=avx512-ifma ;; *" adx "*) engine_want="" ;; *) engine_want=gmp ;; esac
 
-$CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c src/cpu_check.c
+$CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c src/cpu/cpu_check.c
 
 # Everything that reads the CPU, run in the namespace; one file of results.
 unshare --mount sh -c '

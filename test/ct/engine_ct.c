@@ -38,9 +38,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "adx.h"
-#include "ifma.h"
-#include "mpn_mont.h"
+#include "engines/adx/adx.h"
+#include "engines/ifma/ifma.h"
+#include "engines/gmp/mpn_mont.h"
 
 /* The largest modulus of both engines, in limbs. */
 #define MAX_LIMBS JBIGI_IFMA_MAX_LIMBS

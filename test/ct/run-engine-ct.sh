@@ -9,7 +9,8 @@ set -eu
 cd "$(dirname "$0")/../.."
 CC=${CC:-cc}
 mkdir -p build/ct
+. test/lib.sh
+# shellcheck disable=SC2046 # the sources are words
 $CC -O2 -std=c11 -Wall -Wextra -Werror ${GMP_CFLAGS:-} -Isrc -o build/ct/engine_ct test/ct/engine_ct.c \
-    src/ifma_cpu.c src/ifma_mont.c src/ifma_powm.c src/ifma_selftest.c src/adx_mont.c src/adx_mont4.c src/adx_powm.c src/adx_select.c src/karatsuba.c \
-    src/mpn_mont.c src/scratch.c src/cpu_check.c ${GMP_LIBS:--lgmp} -lm
+    $(c_sources_below_jni) ${GMP_LIBS:--lgmp} -lm
 exec build/ct/engine_ct "$@"

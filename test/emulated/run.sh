@@ -65,7 +65,7 @@ field() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 
 # Every feature name in the table, once.
 table_features() {
-    awk '!/^#/ && NF >= 7 { for (i = 7; i <= NF; i++) if ($i != "-") print $i }' src/variants.tsv | sort -u | tr '\n' ' '
+    awk '!/^#/ && NF >= 7 { for (i = 7; i <= NF; i++) if ($i != "-") print $i }' src/cpu/variants.tsv | sort -u | tr '\n' ' '
 }
 
 # x86_64 candidates, best first, as the Java loader ranks them from a
@@ -83,7 +83,7 @@ candidates() {
         !/^#/ && NF >= 7 && $2 == "x86_64" {
             group = $6 == vendor ? 0 : $6 == "any" ? 2 : 1
             print group, NR, $1
-        }' src/variants.tsv | sort -k1,1n -k2,2n | awk '{ print $3 }'
+        }' src/cpu/variants.tsv | sort -k1,1n -k2,2n | awk '{ print $3 }'
 }
 
 # The variant a JVM on an emulated CPU with these CPUID features should load
@@ -94,7 +94,7 @@ expected_variant() {
     for cpu in $(candidates "${2:-}"); do
         grep -qx "libjbigi-linux-${cpu}_64.so" "$out/jar.list" || continue
         fits=1
-        for f in $(awk -v cpu="$cpu" '$1 == cpu { for (i = 7; i <= NF; i++) print $i }' src/variants.tsv); do
+        for f in $(awk -v cpu="$cpu" '$1 == cpu { for (i = 7; i <= NF; i++) print $i }' src/cpu/variants.tsv); do
             [ "$f" = - ] || case $emulated in *" $f "*) ;; *) fits=0 ;; esac
         done
         if [ $fits = 1 ]; then
@@ -136,7 +136,7 @@ check_model() {
 }
 
 # ---- 1. the check on this CPU ----
-if $CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c src/cpu_check.c \
+if $CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c src/cpu/cpu_check.c \
     >"$out/test_cpu_check.build.log" 2>&1; then
     "$out/test_cpu_check" >"$out/test_cpu_check.log" 2>&1
     cat "$out/test_cpu_check.log"
@@ -205,7 +205,7 @@ else
 fi
 
 # ---- 3. the ARM rows' C tests under qemu-aarch64 and qemu-arm ----
-# cpu (row of src/variants.tsv), its arch, cross compiler and its Debian
+# cpu (row of src/cpu/variants.tsv), its arch, cross compiler and its Debian
 # packages, qemu, and the C tests of code its library leaves out or never
 # runs there (the MULX/ADX engine, x86-64 only; on 32-bit limbs also the
 # IFMA engine and the fixed-base tables, see the Makefile's LIMB32_OMITTED).

@@ -4,7 +4,7 @@
 # mpz_powm on this CPU.  All variants are loaded into one process and called
 # in turn, round after round, so that a shared machine's changing load hits
 # them alike; the median of ROUNDS rounds (default 41) per variant and size.
-# This is how the rows of src/variants.tsv were chosen.
+# This is how the rows of src/cpu/variants.tsv were chosen.
 #   sh test/emulated/time-variants.sh [ROUNDS] [BITS,BITS,...]
 set -eu
 cd "$(dirname "$0")/../.."
@@ -19,7 +19,7 @@ for install in build/gmp-6.2.1-*/install; do
     [ -f "$install/jbigi-config" ] || continue
     cpu=$(cat "$install/jbigi-variant")
     # x86-64 rows only (the plugins are loaded into this machine's process).
-    case $(awk -v cpu="$cpu" '$1 == cpu { print $2 }' src/variants.tsv) in x86_64) ;; *) continue ;; esac
+    case $(awk -v cpu="$cpu" '$1 == cpu { print $2 }' src/cpu/variants.tsv) in x86_64) ;; *) continue ;; esac
     $CC -std=c11 -O2 -fPIC -shared -DBENCH_PLUGIN -I"$install/include" -o "$out/$cpu.so" \
         test/emulated/variant_bench.c "$install/lib/libgmp.a" -Wl,--exclude-libs,ALL
     plugins="$plugins $cpu=$out/$cpu.so"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "wipe.h"
+#include "core/wipe.h"
 
 /* Each target defines FUZZ_TARGET_NAME, its name in reports, before
  * including this. */

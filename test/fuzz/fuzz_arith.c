@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arith.h"
-#include "convert.h"
+#include "core/arith.h"
+#include "core/convert.h"
 #include "reference.h"
-#include "wipe.h"
+#include "core/wipe.h"
 
 /* Up to this many exponent bits the reference is square-and-multiply. */
 #define SMALL_EXP_BITS 256

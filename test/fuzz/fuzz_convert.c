@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
+#include "core/convert.h"
 #include "reference.h"
-#include "wipe.h"
+#include "core/wipe.h"
 
 #define FUZZ_TARGET_NAME "fuzz_convert"
 #include "fuzz.h"

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adx.h"
-#include "ifma.h"
+#include "engines/adx/adx.h"
+#include "engines/ifma/ifma.h"
 
 #define FUZZ_TARGET_NAME "fuzz_engines"
 #include "fuzz.h"

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixedbase.h"
-#include "wipe.h"
+#include "core/fixedbase.h"
+#include "core/wipe.h"
 
 #define FUZZ_TARGET_NAME "fuzz_fixedbase"
 #include "fuzz.h"

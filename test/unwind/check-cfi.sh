@@ -1,6 +1,6 @@
 #!/bin/sh
 # The MULX/ADX engine's hand-written assembly (jbigi_adx_redc8 in
-# src/adx_mont.c, jbigi_adx_mul4 and jbigi_adx_sqr4 in src/adx_mont4.c)
+# src/engines/adx/adx_mont.c, jbigi_adx_mul4 and jbigi_adx_sqr4 in src/engines/adx/adx_mont4.c)
 # carries call frame information, so that gdb, perf and the JVM's crash
 # reports unwind through it:
 #  1. in the library ($1, default lib/libjbigi.so), an FDE covers each

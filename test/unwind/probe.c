@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "adx.h"
+#include "engines/adx/adx.h"
 
 int main(void)
 {

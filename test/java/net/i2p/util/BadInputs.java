@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
  * which one is reported is not part of the contract, so any of them counts.
  */
 final class BadInputs {
-    /** JBIGI_MAX_OPERAND_BYTES in src/jbigi.c. */
+    /** JBIGI_MAX_OPERAND_BYTES in src/jni/jbigi.c. */
     static final int LIMIT = 16 * 1024 * 1024;
 
     private BadInputs() {

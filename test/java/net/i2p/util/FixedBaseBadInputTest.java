@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * broken header must be refused; garbled entries may give any number, but
  * nothing may crash.
  *
- * Table layout (src/fixedbase.c): [0] magic [1] modulus limbs [2] rows
+ * Table layout (src/core/fixedbase.c): [0] magic [1] modulus limbs [2] rows
  * [3] blocks [4] block bits [5] -m^-1 mod 2^64, the modulus, the entries.
  * The block width (word 4) is only bounded (by the modulus' width), not
  * cross-checked, so it is broken here only to small values: a wrong width

@@ -13,12 +13,12 @@ import java.util.Set;
 
 /**
  * This CPU as the library's own check sees it: the tests ask build/cpu-probe
- * (src/cpu_probe.c over src/cpu_check.c, the rule JNI_OnLoad and build.sh
+ * (src/cpu/cpu_probe.c over src/cpu/cpu_check.c, the rule JNI_OnLoad and build.sh
  * use), never /proc/cpuinfo, which a hypervisor can contradict.
  */
 final class HostCpu {
     private static final String PROBE = System.getProperty("jbigi.test.cpuProbe", "build/cpu-probe");
-    private static final String TABLE = "src/variants.tsv";
+    private static final String TABLE = "src/cpu/variants.tsv";
 
     private HostCpu() {
     }

@@ -138,9 +138,9 @@ class LoadingTest {
         return "";
     }
 
-    /** src/variants.tsv, the table the build made the jar's libraries from. */
+    /** src/cpu/variants.tsv, the table the build made the jar's libraries from. */
     static List<CpuInfo.Variant> sourceTable() throws IOException {
-        try (Reader in = Files.newBufferedReader(Paths.get("src/variants.tsv"), StandardCharsets.UTF_8)) {
+        try (Reader in = Files.newBufferedReader(Paths.get("src/cpu/variants.tsv"), StandardCharsets.UTF_8)) {
             return CpuInfo.parse(in);
         }
     }
@@ -248,7 +248,7 @@ class LoadingTest {
                 Matcher m = Pattern.compile("libjbigi-linux-([a-z0-9]+?)(_64)?\\.so").matcher(e.getName());
                 if (m.matches()) {
                     String arch = rows.get(m.group(1));
-                    assertTrue(arch != null, e.getName() + " is no row of src/variants.tsv");
+                    assertTrue(arch != null, e.getName() + " is no row of src/cpu/variants.tsv");
                     // I2P's names: _64 for 64-bit JVMs, none for 32-bit ones (armhf).
                     assertEquals(!arch.equals("armhf"), m.group(2) != null, e.getName() + " for " + arch);
                     x86 |= arch.equals("x86_64");
@@ -261,7 +261,7 @@ class LoadingTest {
             JarEntry table = jar.getJarEntry("net/i2p/util/variants.tsv");
             assertTrue(table != null, "no variant table in the jar");
             try (InputStream in = jar.getInputStream(table)) {
-                assertTrue(Arrays.equals(Files.readAllBytes(Paths.get("src/variants.tsv")), readAll(in)));
+                assertTrue(Arrays.equals(Files.readAllBytes(Paths.get("src/cpu/variants.tsv")), readAll(in)));
             }
             for (String licence : new String[] {"COPYING", "COPYING.LESSERv3", "COPYINGv2"})
                 assertTrue(jar.getJarEntry("META-INF/" + licence) != null, "no META-INF/" + licence);

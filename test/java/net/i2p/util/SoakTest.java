@@ -179,7 +179,7 @@ class SoakTest {
             return 4 + i % 3;
         }
 
-        /** Exponent bits a table covers: rows x blocks x block bits (src/fixedbase.c). */
+        /** Exponent bits a table covers: rows x blocks x block bits (src/core/fixedbase.c). */
         private static int reach(long[] table) {
             return (int) (table[2] * table[3] * table[4]);
         }

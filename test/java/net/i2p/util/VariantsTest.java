@@ -58,7 +58,7 @@ class VariantsTest {
                 if (v.cpu.equals(cpu))
                     row = v;
             }
-            assertTrue(row != null, cpu + " is not in src/variants.tsv");
+            assertTrue(row != null, cpu + " is not in src/cpu/variants.tsv");
             // CPUID's answer through the library's own check (build/cpu-probe), as JNI_OnLoad's.
             boolean runnable = HostCpu.runs(cpu);
             Subprocess p = Subprocess.run(jar + File.pathSeparator + Subprocess.testClasses(),

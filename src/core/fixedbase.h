@@ -1,0 +1,84 @@
+/*
+ * fixedbase.h - g^e mod m for a base g that repeats, from a table of powers
+ * of g prepared once (Lim-Lee comb, Montgomery arithmetic on GMP's mpn layer).
+ *
+ * Diffie-Hellman, ElGamal and DSA raise the same generator to fresh
+ * exponents.  mpz_powm starts from nothing each time: about one squaring
+ * per exponent bit.  With the table, an exponent of E bits costs
+ * E / (rows * blocks) squarings and E / rows multiplications.
+ *
+ * The table is one flat array of limbs (a direct ByteBuffer of FixedBase's
+ * in practice): a header, the modulus, then blocks x 2^rows entries of n
+ * limbs in Montgomery form.  No JNI here.
+ */
+#ifndef JBIGI_FIXEDBASE_H
+#define JBIGI_FIXEDBASE_H
+
+#include <stddef.h>
+#include <gmp.h>
+
+#include "core/arith.h"
+
+/* Limits on the comb's shape: tables stay small and shifts stay defined. */
+#define JBIGI_FB_MAX_ROWS 10
+#define JBIGI_FB_MAX_BLOCKS 64
+
+/*
+ * Limbs needed for the table of an n-limb modulus, or 0 if the shape is out
+ * of range or the size would overflow.
+ */
+size_t jbigi_fb_table_limbs(size_t modulus_limbs, unsigned rows, unsigned blocks);
+
+/*
+ * 1 if table_limbs is the size of a table in a format this process can
+ * build and read for that shape (GMP's, or the IFMA engine's where it
+ * runs), whichever engine is chosen or forced now: what jbigi_fb_build
+ * takes.
+ */
+int jbigi_fb_table_limbs_fit(size_t modulus_limbs, unsigned rows, unsigned blocks, size_t table_limbs);
+
+/*
+ * Fills table (table_limbs limbs, as jbigi_fb_table_limbs says) for base mod
+ * m, for exponents of up to max_exponent_bits bits, at most m's width in
+ * limbs.  m must be odd and > 1.  Any base; it is reduced mod m.  The build
+ * runs in variable time over the base: tables are for public bases.
+ */
+enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
+                                 unsigned rows, unsigned blocks, size_t max_exponent_bits);
+
+/* The largest exponent bit length the table covers, or 0 if it is malformed. */
+size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs);
+
+/*
+ * r = base^exp mod m from the table.  exp must be >= 0 and within the
+ * table's reach (JBIGI_EXPONENT_TOO_LONG otherwise: use mpz_powm).  The
+ * comb runs only the steps exp's limb count needs (comb_driver.h).
+ * constant_time: every table read scans all entries of the rows used
+ * under masks, every digit multiplies (zero digits by one), products are
+ * the engine's side-channel-silent ones, and the final subtraction is
+ * masked; time and memory accesses then depend only on the table's shape
+ * and exp's limb count.  Otherwise the fastest path: zero digits skipped,
+ * the engine's fastest multiplication.
+ * The table is checked first; a malformed one gives JBIGI_BAD_TABLE.
+ */
+enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
+                                int constant_time);
+
+/*
+ * The table's modulus limbs and the limbs of its reach (the most an
+ * exponent it takes can have); 0 if the table is malformed.
+ */
+int jbigi_fb_shape(const mp_limb_t *table, size_t table_limbs, size_t *modulus_limbs, size_t *exponent_limbs);
+
+/*
+ * The constant-time path on a fixed-width exponent, for callers that read
+ * the secret at a public width themselves (the JNI layer: its own limb
+ * count or a stated bound): out (the modulus' limbs) = base^e mod m, e of
+ * e_limbs limbs, 1 to the reach's (jbigi_fb_shape), zero above the reach
+ * (JBIGI_EXPONENT_TOO_LONG otherwise).  Every copy and loop follows the
+ * table's shape and e_limbs alone.
+ */
+enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const mp_limb_t *table, size_t table_limbs,
+                                         const mp_limb_t *e, size_t e_limbs);
+
+#endif

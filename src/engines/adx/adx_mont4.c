@@ -1,0 +1,268 @@
+/*
+ * adx_mont4.c - the MULX/ADX engine's four-limb kernels (N = 4: moduli of
+ * up to 256 bits), see adx.h.
+ *
+ * r = a b / 2^256 mod m and r = a a / 2^256 mod m, for a, b in [0, m); r
+ * in [0, m) and may alias a or b.  All in registers, no call into GMP, no
+ * branch and no address that depends on a value: constant time.
+ *
+ * The product T (eight limbs) is made first, then reduced two limbs at a
+ * time: the two q's that clear t1:t0 are (t1:t0) K mod 2^128, with K =
+ * -m^-1 mod 2^128, so q0 = t0 k0 and q1 = hi(t0 k0) + t0 k1 + t1 k0 come
+ * from products that do not wait on one another.  A reduction a limb at a
+ * time makes each q from the row before it (the row's first limbs, then
+ * t k0), and that chain was most of a squaring's time: on an AMD Zen 5 the
+ * pairs take a squaring from about 59 to 50 cycles (doc/engines.md).
+ * Each row adds q m with MULX, the low halves on the CF chain (ADCX), the
+ * high halves on the OF chain (ADOX), and parks its carry in the limb it
+ * cleared; the parked carries are added last.  The result is below 2 m;
+ * m is subtracted and the difference kept unless that borrowed, by
+ * carry-flag moves.
+ *
+ * The context (mk, jbigi_adx_ctx's mk4): m at limbs 0 .. 3, then k0 and
+ * k1.
+ *
+ * Registers: rdi r, rsi a, r8 mk (r9 b for the product); T in r10 .. r15,
+ * rbx, rbp (t0 .. t7); rax and rcx a product's halves; rdx MULX's factor; a
+ * zero limb at 0(rsp) for ADCX and ADOX.
+ */
+#include "engines/adx/adx.h"
+
+#include <stdlib.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
+
+__asm__(
+    ".pushsection .text\n"
+    /* The frame: six saved registers and a zero limb; the CFI says where
+     * each saved register is and where the caller's frame starts (the CFA,
+     * rsp + 8 on entry), after every push and pop, so that debuggers,
+     * profilers and the JVM's crash reports unwind through these functions. */
+    ".macro JBIGI_ADX4_ENTER\n"
+    "  .cfi_startproc\n"
+    "  push %rbx\n"
+    "  .cfi_def_cfa_offset 16\n"
+    "  .cfi_offset %rbx, -16\n"
+    "  push %rbp\n"
+    "  .cfi_def_cfa_offset 24\n"
+    "  .cfi_offset %rbp, -24\n"
+    "  push %r12\n"
+    "  .cfi_def_cfa_offset 32\n"
+    "  .cfi_offset %r12, -32\n"
+    "  push %r13\n"
+    "  .cfi_def_cfa_offset 40\n"
+    "  .cfi_offset %r13, -40\n"
+    "  push %r14\n"
+    "  .cfi_def_cfa_offset 48\n"
+    "  .cfi_offset %r14, -48\n"
+    "  push %r15\n"
+    "  .cfi_def_cfa_offset 56\n"
+    "  .cfi_offset %r15, -56\n"
+    "  push $0\n"
+    "  .cfi_def_cfa_offset 64\n"
+    ".endm\n"
+    ".macro JBIGI_ADX4_LEAVE\n"
+    "  pop %rax\n"
+    "  .cfi_def_cfa_offset 56\n"
+    "  pop %r15\n"
+    "  .cfi_def_cfa_offset 48\n"
+    "  .cfi_restore %r15\n"
+    "  pop %r14\n"
+    "  .cfi_def_cfa_offset 40\n"
+    "  .cfi_restore %r14\n"
+    "  pop %r13\n"
+    "  .cfi_def_cfa_offset 32\n"
+    "  .cfi_restore %r13\n"
+    "  pop %r12\n"
+    "  .cfi_def_cfa_offset 24\n"
+    "  .cfi_restore %r12\n"
+    "  pop %rbp\n"
+    "  .cfi_def_cfa_offset 16\n"
+    "  .cfi_restore %rbp\n"
+    "  pop %rbx\n"
+    "  .cfi_def_cfa_offset 8\n"
+    "  .cfi_restore %rbx\n"
+    "  ret\n"
+    "  .cfi_endproc\n"
+    ".endm\n"
+    /* z0 .. z4 += rdx times the four limbs at src.  With park (a
+     * reduction row: z0 ends at zero) z0 then takes the carry out of z4,
+     * which stands for the limb above z4; without it z4 must be zero on
+     * entry (a product row's new top limb, which cannot carry out). */
+    ".macro JBIGI_ADX4_ROW src, z0, z1, z2, z3, z4, park\n"
+    "  .if \\park\n"
+    "  xor %eax, %eax\n"
+    "  .else\n"
+    "  xor \\z4, \\z4\n"
+    "  .endif\n"
+    "  mulx (\\src), %rax, %rcx\n"
+    "  adcx %rax, \\z0\n"
+    "  adox %rcx, \\z1\n"
+    "  mulx 8(\\src), %rax, %rcx\n"
+    "  adcx %rax, \\z1\n"
+    "  adox %rcx, \\z2\n"
+    "  mulx 16(\\src), %rax, %rcx\n"
+    "  adcx %rax, \\z2\n"
+    "  adox %rcx, \\z3\n"
+    "  mulx 24(\\src), %rax, %rcx\n"
+    "  adcx %rax, \\z3\n"
+    "  adox %rcx, \\z4\n"
+    "  adcx (%rsp), \\z4\n"
+    "  .if \\park\n"
+    "  adox (%rsp), \\z0\n"
+    "  adcx (%rsp), \\z0\n"
+    "  .endif\n"
+    ".endm\n"
+    /* The two rows that clear z0 and z1: q0 = lo(z0 k0) from MULX (rax),
+     * q1 = hi(z0 k0) + z0 k1 + z1 k0 (rcx, then r9). */
+    ".macro JBIGI_ADX4_PAIR z0, z1, z2, z3, z4, z5\n"
+    "  mov \\z0, %rdx\n"
+    "  mulx 32(%r8), %rax, %rcx\n"
+    "  mov \\z0, %r9\n"
+    "  imul 40(%r8), %r9\n"
+    "  mov \\z1, %rsi\n"
+    "  imul 32(%r8), %rsi\n"
+    "  add %r9, %rcx\n"
+    "  add %rsi, %rcx\n"
+    "  mov %rax, %rdx\n"
+    "  mov %rcx, %r9\n"
+    "  JBIGI_ADX4_ROW %r8, \\z0, \\z1, \\z2, \\z3, \\z4, 1\n"
+    "  mov %r9, %rdx\n"
+    "  JBIGI_ADX4_ROW %r8, \\z1, \\z2, \\z3, \\z4, \\z5, 1\n"
+    ".endm\n"
+    /* T (r10 .. r15, rbx, rbp) to r, a, b no longer needed. */
+    ".macro JBIGI_ADX4_REDUCE\n"
+    "  JBIGI_ADX4_PAIR %r10, %r11, %r12, %r13, %r14, %r15\n"
+    "  JBIGI_ADX4_PAIR %r12, %r13, %r14, %r15, %rbx, %rbp\n"
+    /* the parked carries into limbs 5 .. 8; r13 becomes limb 8 */
+    "  add %r10, %r15\n"
+    "  adc %r11, %rbx\n"
+    "  adc %r12, %rbp\n"
+    "  adc $0, %r13\n"
+    /* r13:rbp:rbx:r15:r14 < 2 m: keep the difference unless it borrows */
+    "  mov %r14, %r10\n"
+    "  sub (%r8), %r10\n"
+    "  mov %r15, %r11\n"
+    "  sbb 8(%r8), %r11\n"
+    "  mov %rbx, %r12\n"
+    "  sbb 16(%r8), %r12\n"
+    "  mov %rbp, %rax\n"
+    "  sbb 24(%r8), %rax\n"
+    "  sbb $0, %r13\n"
+    "  cmovnc %r10, %r14\n"
+    "  cmovnc %r11, %r15\n"
+    "  cmovnc %r12, %rbx\n"
+    "  cmovnc %rax, %rbp\n"
+    "  mov %r14, (%rdi)\n"
+    "  mov %r15, 8(%rdi)\n"
+    "  mov %rbx, 16(%rdi)\n"
+    "  mov %rbp, 24(%rdi)\n"
+    ".endm\n"
+
+    /* jbigi_adx_mul4(r = rdi, a = rsi, b = rdx, mk = rcx): T = a b, a row
+     * per limb of b. */
+    ".p2align 5\n"
+    ".globl jbigi_adx_mul4\n"
+    ".hidden jbigi_adx_mul4\n"
+    ".type jbigi_adx_mul4, @function\n"
+    "jbigi_adx_mul4:\n"
+    "  JBIGI_ADX4_ENTER\n"
+    "  mov %rcx, %r8\n"
+    "  mov %rdx, %r9\n"
+    "  mov (%r9), %rdx\n"
+    "  mulx (%rsi), %r10, %r11\n"
+    "  mulx 8(%rsi), %rax, %r12\n"
+    "  mulx 16(%rsi), %rcx, %r13\n"
+    "  add %rax, %r11\n"
+    "  adc %rcx, %r12\n"
+    "  mulx 24(%rsi), %rax, %r14\n"
+    "  adc %rax, %r13\n"
+    "  adc $0, %r14\n"
+    "  mov 8(%r9), %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r11, %r12, %r13, %r14, %r15, 0\n"
+    "  mov 16(%r9), %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r12, %r13, %r14, %r15, %rbx, 0\n"
+    "  mov 24(%r9), %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r13, %r14, %r15, %rbx, %rbp, 0\n"
+    "  JBIGI_ADX4_REDUCE\n"
+    "  JBIGI_ADX4_LEAVE\n"
+    ".size jbigi_adx_mul4, .-jbigi_adx_mul4\n"
+
+    /* jbigi_adx_sqr4(r = rdi, a = rsi, mk = rdx): T = a a, the six cross
+     * products a_i a_j (i < j) once, doubled, then the four squares a_i^2
+     * added at limb 2 i. */
+    ".p2align 5\n"
+    ".globl jbigi_adx_sqr4\n"
+    ".hidden jbigi_adx_sqr4\n"
+    ".type jbigi_adx_sqr4, @function\n"
+    "jbigi_adx_sqr4:\n"
+    "  JBIGI_ADX4_ENTER\n"
+    "  mov %rdx, %r8\n"
+    "  mov (%rsi), %rdx\n"
+    "  mulx 8(%rsi), %r11, %r12\n"
+    "  mulx 16(%rsi), %rax, %r13\n"
+    "  mulx 24(%rsi), %rcx, %r14\n"
+    "  add %rax, %r12\n"
+    "  adc %rcx, %r13\n"
+    "  adc $0, %r14\n"
+    "  mov 8(%rsi), %rdx\n"
+    "  xor %r15d, %r15d\n"
+    "  mulx 16(%rsi), %rax, %rcx\n"
+    "  adcx %rax, %r13\n"
+    "  adox %rcx, %r14\n"
+    "  mulx 24(%rsi), %rax, %rcx\n"
+    "  adcx %rax, %r14\n"
+    "  adox %rcx, %r15\n"
+    "  adcx (%rsp), %r15\n"
+    "  mov 16(%rsi), %rdx\n"
+    "  mulx 24(%rsi), %rax, %rbx\n"
+    "  add %rax, %r15\n"
+    "  adc $0, %rbx\n"
+    "  xor %ebp, %ebp\n"
+    "  add %r11, %r11\n"
+    "  adc %r12, %r12\n"
+    "  adc %r13, %r13\n"
+    "  adc %r14, %r14\n"
+    "  adc %r15, %r15\n"
+    "  adc %rbx, %rbx\n"
+    "  adc %rbp, %rbp\n"
+    "  mov (%rsi), %rdx\n"
+    "  mulx %rdx, %r10, %rcx\n"
+    "  add %rcx, %r11\n"
+    "  mov 8(%rsi), %rdx\n"
+    "  mulx %rdx, %rax, %rcx\n"
+    "  adc %rax, %r12\n"
+    "  adc %rcx, %r13\n"
+    "  mov 16(%rsi), %rdx\n"
+    "  mulx %rdx, %rax, %rcx\n"
+    "  adc %rax, %r14\n"
+    "  adc %rcx, %r15\n"
+    "  mov 24(%rsi), %rdx\n"
+    "  mulx %rdx, %rax, %rcx\n"
+    "  adc %rax, %rbx\n"
+    "  adc %rcx, %rbp\n"
+    "  JBIGI_ADX4_REDUCE\n"
+    "  JBIGI_ADX4_LEAVE\n"
+    ".size jbigi_adx_sqr4, .-jbigi_adx_sqr4\n"
+    ".purgem JBIGI_ADX4_ENTER\n"
+    ".purgem JBIGI_ADX4_LEAVE\n"
+    ".purgem JBIGI_ADX4_ROW\n"
+    ".purgem JBIGI_ADX4_PAIR\n"
+    ".purgem JBIGI_ADX4_REDUCE\n"
+    ".popsection\n");
+
+#else /* not x86-64: the engine is never available, these are never reached */
+
+void jbigi_adx_mul4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, const mp_limb_t *mk)
+{
+    (void)r, (void)a, (void)b, (void)mk;
+    abort();
+}
+
+void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk)
+{
+    (void)r, (void)a, (void)mk;
+    abort();
+}
+
+#endif

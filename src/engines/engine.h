@@ -1,0 +1,214 @@
+/*
+ * engine.h - the engine interface: what raises to a power mod an odd
+ * modulus.  An engine is one struct of operations (struct jbigi_engine); the
+ * engines are rows of one table in registry.c, which also holds the size
+ * rules that choose one per call.  The choice never changes a result.
+ *
+ * The core (core/arith.c, core/fixedbase.c) calls engines only through this
+ * header; it includes no engine's own header.  An engine lives in its own
+ * folder under engines/ and exports one struct jbigi_engine; adding one is
+ * that folder plus a row in registry.c.
+ *
+ * Engines today: "gmp" (GMP's mpz_powm and mpn_sec_powm, and the base 2 on
+ * GMP's mpn functions under the drivers: gmp/), "small" (one limb, variable
+ * time: small/), "adx" (MULX/ADX: adx/), "avx512-ifma" (adx/'s sibling
+ * ifma/).
+ */
+#ifndef JBIGI_ENGINE_H
+#define JBIGI_ENGINE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include <gmp.h>
+
+#include "engines/powm_driver.h"
+
+/* What an engine's operations return. */
+#define JBIGI_ENGINE_DONE 0
+#define JBIGI_ENGINE_NO_MEMORY 1
+#define JBIGI_ENGINE_UNSUPPORTED 2 /* did not run: the caller takes the GMP engine */
+
+/* The largest context an engine keeps for a fixed-base table, in bytes:
+ * the core keeps it on its stack (each engine checks its own fits). */
+#define JBIGI_ENGINE_CTX_BYTES 256
+
+/*
+ * How an engine stores a fixed-base table's entries.  The table's magic
+ * names the format, and the format, not the engine chosen now, decides
+ * which engine multiplies a table's entries: engines that keep the same
+ * numbers (fully reduced, R = 2^(64 n)) share a format.
+ */
+typedef struct jbigi_table_format {
+    mp_limb_t magic;
+    /* Limbs (or digit words) of one entry for an n-limb modulus. */
+    size_t (*entry_limbs)(mp_size_t n);
+    /* The largest modulus, in limbs, a table of this format takes. */
+    mp_size_t max_limbs;
+} jbigi_table_format;
+
+typedef struct jbigi_engine {
+    /* As JBIGI_ENGINE, -Djbigi.engine and Engine.name() spell it; alias is
+     * a second spelling or NULL. */
+    const char *name;
+    const char *alias;
+    /* 1 if a user may force it by name. */
+    int forcible;
+    /* The largest modulus, in limbs, it takes. */
+    mp_size_t max_limbs;
+    /* 1 when this CPU runs it and its self-test (run at most once per
+     * process, on the first ask) passed. */
+    int (*available)(void);
+    /* 1 when its self-test failed here: the engine is off for the process. */
+    int (*selftest_failed)(void);
+
+    /*
+     * r = base^exp mod m in variable time, for odd m of at most max_limbs
+     * limbs and exp > 0; base any (the engine reduces it, in variable time:
+     * the base is public).  r may alias base.  JBIGI_ENGINE_UNSUPPORTED:
+     * nothing was written.
+     */
+    int (*powm)(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
+    /*
+     * The constant-time power: rp (n limbs) = b^e mod m, b in (0, m) of bn
+     * limbs, e of en >= 1 limbs, any value, m odd of n limbs.  Time and
+     * memory accesses follow n and en only.  No GMP allocation (scratch
+     * from core/scratch.h), so running out of memory cannot jump past a
+     * secret.  NULL: the engine has none (the registry never chooses it
+     * then).
+     */
+    int (*powm_sec)(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, mp_size_t en,
+                    const mp_limb_t *m, mp_size_t n);
+    /*
+     * rp (n limbs) = 2^e mod m without a table and without products by the
+     * base: a squaring and a doubling per bit, over all 64 en bits in
+     * constant time.  NULL when the engine has none, or when its powm and
+     * powm_sec choose it themselves; the registry says at which sizes it
+     * is used (jbigi_engine_base2).
+     */
+    int (*powm_base2)(mp_limb_t *rp, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n,
+                      int constant_time);
+
+    /* Fixed-base tables: the format of its entries, or NULL for none. */
+    const jbigi_table_format *table_format;
+    /* Prepares ctx (JBIGI_ENGINE_CTX_BYTES, max_align_t aligned) for a
+     * table's public modulus; secret: the values multiplied are secret.
+     * 0, or -1 when out of memory.  table_ctx_clear wipes and frees. */
+    int (*table_ctx_init)(void *ctx, const mp_limb_t *m, mp_size_t n, int secret);
+    void (*table_ctx_clear)(void *ctx);
+    /* The drivers' operations on such a context. */
+    const jbigi_mont_ops *mont;
+} jbigi_engine;
+
+/* ---- the registry (registry.c) ---- */
+
+/* What jbigi_engine_parse gives besides a row: no engine named ("auto",
+ * "" or NULL: the table chooses), and a name it does not know. */
+#define JBIGI_ENGINE_AUTO (-1)
+#define JBIGI_ENGINE_UNKNOWN (-2)
+
+/* The rows, in the order the table tries them. */
+size_t jbigi_engine_count(void);
+const jbigi_engine *jbigi_engine_at(size_t row);
+
+/*
+ * A name as JBIGI_ENGINE and -Djbigi.engine spell it (an engine's name or
+ * alias, if it may be forced) gives its row; "auto", "" and NULL give
+ * JBIGI_ENGINE_AUTO; anything else JBIGI_ENGINE_UNKNOWN.  The one parser
+ * of engine names.
+ */
+int jbigi_engine_parse(const char *name);
+
+/*
+ * JBIGI_ENGINE from the environment, parsed, read once per process.  An
+ * engine's CPU check asks it whether GMP is forced (JBIGI_ENGINE=gmp
+ * switches the others off); the registry applies it as a forced engine on
+ * the first engine choice.
+ */
+int jbigi_engine_environment(void);
+/* 1 if JBIGI_ENGINE names the GMP engine. */
+int jbigi_engine_environment_is_gmp(void);
+
+/*
+ * Forces an engine by name for every call from now on ("gmp", "adx",
+ * "ifma"; "auto" or NULL lets the table choose again).  An engine this CPU
+ * cannot run, or an unknown name, leaves the choice on auto and returns -1
+ * (jbigi_engine_note() then says why); 0 otherwise.  Java's Engine.select()
+ * calls it for -Djbigi.engine as NativeBigInteger initialises, after
+ * JNI_OnLoad.  JBIGI_ENGINE (for C programs) is applied the same way on
+ * the first engine choice, never at load, unless a force came first: an
+ * explicit choice stands over the environment's.
+ */
+int jbigi_engine_force(const char *name);
+/* Forces GMP (1) or goes back to auto (0): the older switch. */
+void jbigi_engine_force_gmp(int force);
+/* 1 once JBIGI_ENGINE has been applied (or made moot by a force): for the
+ * tests, which check that nothing happens before the first choice. */
+int jbigi_engine_environment_applied(void);
+
+/*
+ * The engine for an odd modulus of n limbs now: in variable time any row;
+ * in constant time one with a powm_sec.  A forced engine is taken where
+ * its size allows; forcing GMP keeps the one-limb code.
+ */
+const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time);
+/* The engine every other falls back to: GMP's, which takes any modulus
+ * (even ones too, in variable time), any size. */
+const jbigi_engine *jbigi_engine_gmp(void);
+/* 1 if engine raises the base 2 on its powm_base2 for n limbs. */
+int jbigi_engine_base2(const jbigi_engine *engine, mp_size_t n, int constant_time);
+
+/* The format new fixed-base tables for an n-limb modulus take, and the
+ * engine that multiplies a table of a format for an n-limb modulus now
+ * (NULL: no engine here reads that format). */
+const jbigi_table_format *jbigi_engine_table_format(mp_size_t n);
+const jbigi_engine *jbigi_engine_for_table(const jbigi_table_format *format, mp_size_t n);
+/* The formats this process can read, and the format of a magic (or NULL). */
+size_t jbigi_engine_table_format_count(void);
+const jbigi_table_format *jbigi_engine_table_format_at(size_t i);
+const jbigi_table_format *jbigi_engine_table_format_of(mp_limb_t magic);
+
+/* The engine's name for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp". */
+const char *jbigi_engine_name(void);
+
+/* What a user should know about the engines beyond the name: why an engine
+ * this CPU has, or one that was asked for, is not used; "" when nothing. */
+const char *jbigi_engine_note(void);
+
+/* ---- for the engines ---- */
+
+/*
+ * Engines' known-answer self-tests, each run at most once per process.  A
+ * state starts at JBIGI_SELFTEST_UNKNOWN; jbigi_selftest_once(&state, test,
+ * fault_variable) returns the outcome: the first caller runs test (with
+ * corrupt = 1 when the environment variable fault_variable is "1") and
+ * stores PASSED or FAILED for the life of the process; a caller arriving
+ * while it runs gets NOT_RUN for that call (the engine is not used for it)
+ * and neither waits nor runs it again.  test returns 0 when every result
+ * matched, > 0 for a mismatch, < 0 when memory ran out: then nothing is
+ * stored and a later caller runs it again.
+ */
+#define JBIGI_SELFTEST_UNKNOWN (-1)
+#define JBIGI_SELFTEST_NOT_RUN 0 /* the CPU cannot run the engine, or the test is running or ran out of memory */
+#define JBIGI_SELFTEST_PASSED 1
+#define JBIGI_SELFTEST_FAILED 2 /* the engine is off for the process */
+int jbigi_selftest_once(atomic_int *state, int (*test)(int corrupt), const char *fault_variable);
+
+/* An engine's power on limbs: r (n limbs) = b^e mod m for b (n limbs) < m,
+ * e of en limbs; a JBIGI_ENGINE_* code. */
+typedef int (*jbigi_limb_powm)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                               const mp_limb_t *m, mp_size_t n);
+
+/*
+ * The mpz side of an engine's variable-time power, written once: reduces
+ * the base into n limbs of scratch (variable time, public), runs fn, and
+ * writes r only when fn ran.  r may alias base.  For odd m, exp > 0.
+ */
+int jbigi_engine_run_powm(jbigi_limb_powm fn, mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
+
+/* The constant-time side, written once: b (bn limbs) padded to n limbs of
+ * scratch, then fn; the padding is wiped. */
+int jbigi_engine_run_powm_sec(jbigi_limb_powm fn, mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn,
+                              const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n);
+
+#endif

@@ -1,0 +1,313 @@
+/*
+ * powm_driver.h - the exponentiations, written once for every Montgomery
+ * engine: the variable-time sliding window and the constant-time fixed
+ * window.  No JNI here.
+ *
+ * An engine supplies a jbigi_mont_ops: a prepared modulus (its own context,
+ * made by the engine before the call), the conversions into and out of its
+ * Montgomery domain, a product and a square there, and, where it has a
+ * faster one, its own constant-time table select.  The drivers are inline
+ * functions: an engine calls them with a constant ops table, so the
+ * compiler calls (or inlines) the engine's functions directly.
+ *
+ * Values in the domain are arrays of elem_limbs limbs (an engine may pack
+ * other digits into them: the driver only copies, selects and hands them
+ * back).  The driver's tables come from the engine's allocator, which
+ * gives zeroed, suitably aligned arrays and wipes them when freed.
+ */
+#ifndef JBIGI_POWM_DRIVER_H
+#define JBIGI_POWM_DRIVER_H
+
+#include <stddef.h>
+#include <string.h>
+#include <gmp.h>
+
+#include "core/opaque.h"
+
+typedef struct {
+    /* Limbs of one value in the domain. */
+    size_t (*elem_limbs)(const void *ctx);
+    /* count zeroed values in one allocation, or NULL; release wipes. */
+    mp_limb_t *(*alloc)(const void *ctx, size_t count);
+    void (*release)(const void *ctx, mp_limb_t *p, size_t count);
+    /* r = a in the domain, for a (the modulus' n limbs) < m. */
+    void (*to_mont)(const void *ctx, mp_limb_t *r, const mp_limb_t *a);
+    /* x (n limbs, fully reduced) = the value a stands for. */
+    void (*from_mont)(const void *ctx, mp_limb_t *x, const mp_limb_t *a);
+    /* r = 1 in the domain (R mod m). */
+    void (*one)(const void *ctx, mp_limb_t *r);
+    /* Products in the domain; r may alias a or b. */
+    void (*mul)(const void *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b);
+    void (*sqr)(const void *ctx, mp_limb_t *r, const mp_limb_t *a);
+    /* r = table[index] of JBIGI_CT_ENTRIES values from alloc, reading every
+     * entry the same way whatever index is; NULL for the driver's own.  (A
+     * table of another size goes to select_any.) */
+    void (*select)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, unsigned index);
+    /* The same over count values at any address (a fixed-base table in a
+     * caller's buffer: comb_driver.h); NULL for the driver's own. */
+    void (*select_any)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index);
+    /* a = 2 a in the domain when bit is 1, a unchanged when it is 0, the
+     * same work either way; NULL when the engine has none.  a comes from a
+     * product; the result goes to sqr or from_mont only (an engine whose
+     * values are not fully reduced may leave it above its usual bound).  With it jbigi_drive_base2 raises the base
+     * 2 (the generator of the Diffie-Hellman and ElGamal groups I2P uses)
+     * without a table and without products by the base. */
+    void (*double_if)(const void *ctx, mp_limb_t *a, mp_limb_t bit);
+} jbigi_mont_ops;
+
+/* The driver's status codes. */
+#define JBIGI_DRIVER_OK 0
+#define JBIGI_DRIVER_NO_MEMORY 1
+
+/* The constant-time window from 512 bits: 5 bits, 32 entries. */
+#define JBIGI_CT_WINDOW 5
+#define JBIGI_CT_ENTRIES (1u << JBIGI_CT_WINDOW)
+
+/* The constant-time window's width for an exponent of bits bits (all the
+ * bits of its en limbs, so public): 4 below 512 bits, where a 16-entry
+ * table costs fewer products and half the masked reads per window (192 to
+ * 448 bits: the short secrets of DSA and ElGamal); on the ADX engine at
+ * 256 bits 0.91 of the 5-bit window's time (doc/engines.md).  From 512
+ * bits 5, JBIGI_CT_ENTRIES entries. */
+static inline unsigned jbigi_ct_window_width(size_t bits)
+{
+    return bits < 512 ? JBIGI_CT_WINDOW - 1 : JBIGI_CT_WINDOW;
+}
+
+#define JBIGI_DRIVER_INLINE static inline __attribute__((always_inline))
+
+static inline int jbigi_exponent_bit(const mp_limb_t *e, size_t i)
+{
+    return (int)((e[i / GMP_NUMB_BITS] >> (i % GMP_NUMB_BITS)) & 1);
+}
+
+/* The sliding window's width for an exponent of ebits bits: the fewest
+ * multiplications, ebits / (w + 1) plus 2^(w-1) for the table, at most 8. */
+static inline int jbigi_window_width(size_t ebits)
+{
+    int best = 1;
+    size_t best_cost = ebits / 2 + 1;
+    for (int w = 2; w <= 8; w++) {
+        size_t cost = ebits / (size_t)(w + 1) + ((size_t)1 << (w - 1));
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = w;
+        }
+    }
+    return best;
+}
+
+/* Whether b (n limbs) is 2, for an engine to choose jbigi_drive_base2 (the
+ * base is public on every path). */
+static inline int jbigi_is_two(const mp_limb_t *b, size_t n)
+{
+    if (b[0] != 2)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (b[i] != 0)
+            return 0;
+    return 1;
+}
+
+/*
+ * x = 2^e mod m, left to right, a squaring per bit and a doubling (the
+ * engine's double_if) per bit: from the top set bit of e's en limbs, the
+ * doublings only where a bit is set, when fixed_width is 0; over all
+ * GMP_NUMB_BITS en bits, each bit handed to double_if, when it is 1 (the
+ * constant-time path: which products run and which addresses are read
+ * depend on en alone).  e = 0 gives 1 mod m on the second form; the first
+ * needs e's top limb non-zero.  Returns a JBIGI_DRIVER_* code.
+ */
+JBIGI_DRIVER_INLINE int jbigi_drive_base2(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
+                                          const mp_limb_t *e, mp_size_t en, int fixed_width)
+{
+    mp_limb_t *acc = ops->alloc(ctx, 1);
+    if (acc == NULL)
+        return JBIGI_DRIVER_NO_MEMORY;
+    ops->one(ctx, acc);
+    if (fixed_width) {
+        for (size_t i = (size_t)en * GMP_NUMB_BITS; i-- > 0;) {
+            ops->sqr(ctx, acc, acc);
+            ops->double_if(ctx, acc, (mp_limb_t)jbigi_exponent_bit(e, i));
+        }
+    } else {
+        size_t i = (size_t)en * GMP_NUMB_BITS - (size_t)__builtin_clzl(e[en - 1]) - 1;
+        ops->double_if(ctx, acc, 1); /* 2: the top bit */
+        while (i-- > 0) {
+            ops->sqr(ctx, acc, acc);
+            if (jbigi_exponent_bit(e, i))
+                ops->double_if(ctx, acc, 1);
+        }
+    }
+    ops->from_mont(ctx, x, acc);
+    ops->release(ctx, acc, 1);
+    return JBIGI_DRIVER_OK;
+}
+
+/*
+ * x (n limbs) = b^e mod m, variable time: left to right, a window starts at
+ * a set bit and ends at most w bits lower on a set bit, so the table holds
+ * the odd powers b, b^3, ..., b^(2^w - 1).  b: n limbs, < m; e: en >= 1
+ * limbs, top limb non-zero.  x may alias b.  Returns a JBIGI_DRIVER_* code.
+ */
+JBIGI_DRIVER_INLINE int jbigi_drive_window(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
+                                           const mp_limb_t *b, const mp_limb_t *e, mp_size_t en)
+{
+    const size_t ebits = (size_t)en * GMP_NUMB_BITS - (size_t)__builtin_clzl(e[en - 1]);
+    const int w = jbigi_window_width(ebits);
+    const size_t entries = (size_t)1 << (w - 1), limbs = ops->elem_limbs(ctx);
+    mp_limb_t *mem = ops->alloc(ctx, entries + 2);
+    if (mem == NULL)
+        return JBIGI_DRIVER_NO_MEMORY;
+    mp_limb_t *table = mem, *acc = mem + entries * limbs, *b2 = acc + limbs;
+
+    ops->to_mont(ctx, table, b);
+    if (entries > 1) {
+        ops->sqr(ctx, b2, table);
+        for (size_t j = 1; j < entries; j++)
+            ops->mul(ctx, table + j * limbs, table + (j - 1) * limbs, b2);
+    }
+    int started = 0;
+    size_t i = ebits; /* bits i-1 .. 0 remain */
+    while (i > 0) {
+        if (!jbigi_exponent_bit(e, i - 1)) {
+            ops->sqr(ctx, acc, acc); /* started: the top bit is set */
+            i--;
+            continue;
+        }
+        size_t low = i >= (size_t)w ? i - (size_t)w : 0;
+        while (!jbigi_exponent_bit(e, low))
+            low++;
+        size_t value = 0;
+        for (size_t k = i; k-- > low;)
+            value = value << 1 | (size_t)jbigi_exponent_bit(e, k);
+        const mp_limb_t *entry = table + (value >> 1) * limbs;
+        if (started) {
+            for (size_t k = low; k < i; k++)
+                ops->sqr(ctx, acc, acc);
+            ops->mul(ctx, acc, acc, entry);
+        } else {
+            memcpy(acc, entry, limbs * sizeof(mp_limb_t));
+            started = 1;
+        }
+        i = low;
+    }
+    ops->from_mont(ctx, x, acc);
+    ops->release(ctx, mem, entries + 2);
+    return JBIGI_DRIVER_OK;
+}
+
+/* Bits [pos, pos + w) of e (en limbs), zero above; w <= JBIGI_CT_WINDOW.
+ * Which limbs are read depends on pos and w only, which are public. */
+static inline unsigned jbigi_window_bits(const mp_limb_t *e, mp_size_t en, size_t pos, unsigned w)
+{
+    const size_t limb = pos / GMP_NUMB_BITS;
+    const unsigned off = (unsigned)(pos % GMP_NUMB_BITS);
+    mp_limb_t v = e[limb] >> off;
+    if (off > GMP_NUMB_BITS - w && limb + 1 < (size_t)en)
+        v |= e[limb + 1] << (GMP_NUMB_BITS - off);
+    return (unsigned)(v & (((mp_limb_t)1 << w) - 1));
+}
+
+/* A mask of all ones when index == j, else zeros, computed without a branch
+ * and hidden from the compiler, which could otherwise turn the masked reads
+ * back into a branch or a conditional move on the secret index.  index and
+ * j are below 2^63. */
+static inline mp_limb_t jbigi_select_mask(size_t index, size_t j)
+{
+    mp_limb_t mask = (mp_limb_t)0 - (((mp_limb_t)(index ^ j) - 1) >> (GMP_NUMB_BITS - 1));
+    JBIGI_OPAQUE(mask);
+    return mask;
+}
+
+/*
+ * r = table[index] of count entries, every entry read in full under a mask.
+ * Four limbs at a time are gathered in registers over all the entries, then
+ * stored: OR-ing each entry into r in memory instead chains every limb's
+ * updates through the store buffer, which made this a third of a 256-bit
+ * exponentiation's time.
+ */
+static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, size_t limbs, size_t count,
+                                       size_t index)
+{
+    size_t k = 0;
+    for (; k + 4 <= limbs; k += 4) {
+        mp_limb_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (size_t j = 0; j < count; j++) {
+            const mp_limb_t mask = jbigi_select_mask(index, j);
+            const mp_limb_t *entry = table + j * limbs + k;
+            a0 |= entry[0] & mask;
+            a1 |= entry[1] & mask;
+            a2 |= entry[2] & mask;
+            a3 |= entry[3] & mask;
+        }
+        r[k] = a0;
+        r[k + 1] = a1;
+        r[k + 2] = a2;
+        r[k + 3] = a3;
+    }
+    for (; k < limbs; k++) {
+        mp_limb_t a = 0;
+        for (size_t j = 0; j < count; j++)
+            a |= table[j * limbs + k] & jbigi_select_mask(index, j);
+        r[k] = a;
+    }
+}
+
+/*
+ * x (n limbs) = b^e mod m in constant time: windows of
+ * jbigi_ct_window_width bits over all GMP_NUMB_BITS en bits of e from the
+ * top, each window's entry read with the engine's select (select_any for a
+ * table of other than JBIGI_CT_ENTRIES entries; else the masked one above).  The sequence of products,
+ * the addresses and the loop counts depend on en and the engine's sizes
+ * alone; e's value reaches only the select's masks.  b: n limbs, < m; e: en
+ * limbs, any value (e = 0 gives 1 mod m).  The context must have been made
+ * for secret values.
+ */
+JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
+                                                 const mp_limb_t *b, const mp_limb_t *e, mp_size_t en)
+{
+    const size_t limbs = ops->elem_limbs(ctx), bits = (size_t)en * GMP_NUMB_BITS;
+    const unsigned w = jbigi_ct_window_width(bits);
+    const size_t entries = (size_t)1 << w;
+    mp_limb_t *mem = ops->alloc(ctx, entries + 2);
+    if (mem == NULL)
+        return JBIGI_DRIVER_NO_MEMORY;
+    mp_limb_t *table = mem, *acc = mem + entries * limbs, *t = acc + limbs;
+
+    /* table[j] = b^j in the domain: the even entries by squaring. */
+    ops->one(ctx, table);
+    ops->to_mont(ctx, table + limbs, b);
+    for (size_t j = 2; j < entries; j++) {
+        if (j % 2 == 0)
+            ops->sqr(ctx, table + j * limbs, table + j / 2 * limbs);
+        else
+            ops->mul(ctx, table + j * limbs, table + (j - 1) * limbs, table + limbs);
+    }
+#define JBIGI_SELECT(dst, index)                                                                           \
+    do {                                                                                                   \
+        if (ops->select != NULL && entries == JBIGI_CT_ENTRIES)                                            \
+            ops->select(ctx, (dst), table, (index));                                                       \
+        else if (ops->select_any != NULL)                                                                  \
+            ops->select_any(ctx, (dst), table, entries, (index));                                          \
+        else if (entries == JBIGI_CT_ENTRIES) /* a constant count: unrolled */                            \
+            jbigi_masked_select((dst), table, limbs, JBIGI_CT_ENTRIES, (index));                           \
+        else                                                                                               \
+            jbigi_masked_select((dst), table, limbs, entries, (index));                                    \
+    } while (0)
+    size_t pos = (bits - 1) / w * w;
+    JBIGI_SELECT(acc, jbigi_window_bits(e, en, pos, w));
+    while (pos > 0) {
+        pos -= w;
+        for (unsigned k = 0; k < w; k++)
+            ops->sqr(ctx, acc, acc);
+        JBIGI_SELECT(t, jbigi_window_bits(e, en, pos, w));
+        ops->mul(ctx, acc, acc, t);
+    }
+#undef JBIGI_SELECT
+    ops->from_mont(ctx, x, acc);
+    ops->release(ctx, mem, entries + 2);
+    return JBIGI_DRIVER_OK;
+}
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * registry.c - the engines, one row each, and the size rules that choose
+ * one per call (engine.h).  The bounds come from measurements:
+ * doc/engines.md, "The engine table", has the figures behind each.
+ *
+ *   one limb          small: variable time only
+ *   IFMA's sizes      avx512-ifma, where the CPU has it and its self-test
+ *                     passed: from 576 bits (512 on AMD Zen 4) to 8192
+ *   ADX's sizes       adx, where the CPU has BMI2 and ADX, its self-test
+ *                     passed and IFMA did not take the size: 256 bits (four
+ *                     limbs, all in registers); on AMD from 1024 bits at
+ *                     limb counts that are a multiple of 8, or one less from
+ *                     1472 bits (its eight-row reduction then runs with
+ *                     little padding); on Intel from 2048 bits, multiples of
+ *                     8 limbs only
+ *   the rest          gmp; the base 2 from 512 bits (constant time: 1024)
+ *                     on GMP's mpn functions under the base-2 driver
+ *
+ * Fixed-base tables: new ones take the format of the engine chosen for
+ * their size (the IFMA engine's from 1024 bits, where FixedBase's comb
+ * shapes were measured for it), else GMP's; a table is multiplied by the
+ * engine chosen now where that engine reads its format and takes its size,
+ * else by the last row that reads the format (the GMP engine for GMP's).
+ */
+#include "engines/engine.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu_check.h"
+
+extern const jbigi_engine jbigi_small_engine;
+extern const jbigi_engine jbigi_ifma_engine;
+extern const jbigi_engine jbigi_adx_engine;
+extern const jbigi_engine jbigi_gmp_engine;
+
+/* ---- the size rules ---- */
+
+static int small_takes(mp_size_t n)
+{
+    return n == 1;
+}
+
+/* IFMA from 9 limbs (576 bits), on AMD Zen 4 (family 19h) from 8 (512
+ * bits): below, GMP is as fast or faster (test/bench/ifma_bench.c). */
+static int ifma_takes(mp_size_t n)
+{
+    const int zen4 = jbigi_cpu_is_amd() && jbigi_cpu_family() == 0x19;
+    return n >= (zen4 ? 8 : 9);
+}
+
+/* Tables in the IFMA format from 16 limbs (1024 bits). */
+static int ifma_table_takes(mp_size_t n)
+{
+    return n >= 16;
+}
+
+/* MULX/ADX: four limbs on its register-only kernels (three, padded to
+ * four, are left to GMP); on AMD multiples of 8 from 16 limbs and one less
+ * from 23; on Intel, where GMP's own code runs on MULX and ADX, multiples
+ * of 8 from 32 limbs. */
+static int adx_takes(mp_size_t n)
+{
+    if (n == 4)
+        return 1;
+    if (jbigi_cpu_is_amd())
+        return n >= 16 && (n % 8 == 0 || (n % 8 == 7 && n >= 23));
+    return n >= 32 && n % 8 == 0;
+}
+
+/* The engine works on n rounded up to 4 limbs, so R is GMP's (2^(64 n)),
+ * and a table in GMP's format is its own, only when n is a multiple of 4. */
+static int adx_table_takes(mp_size_t n)
+{
+    return n % 4 == 0;
+}
+
+static int always(mp_size_t n)
+{
+    (void)n;
+    return 1;
+}
+
+struct row {
+    const jbigi_engine *engine;
+    /* The sizes it takes where it runs (engine->available()). */
+    int (*takes)(mp_size_t n);
+    /* The sizes whose fixed-base tables it multiplies (NULL: all). */
+    int (*table_takes)(mp_size_t n);
+    /* Kept when GMP is forced: GMP's own and the one-limb code. */
+    int with_gmp;
+    /* The base 2 on powm_base2 from these moduli bits (0: never). */
+    size_t base2_bits, base2_bits_ct;
+};
+
+/* In the order the table tries them. */
+static const struct row rows[] = {
+    {&jbigi_small_engine, small_takes, NULL, 1, 0, 0},
+    {&jbigi_ifma_engine, ifma_takes, ifma_table_takes, 0, 0, 0},
+    {&jbigi_adx_engine, adx_takes, adx_table_takes, 0, 0, 0},
+    {&jbigi_gmp_engine, always, NULL, 1, 512, 1024},
+};
+#define ROWS (sizeof rows / sizeof rows[0])
+
+size_t jbigi_engine_count(void)
+{
+    return ROWS;
+}
+
+const jbigi_engine *jbigi_engine_at(size_t row)
+{
+    return row < ROWS ? rows[row].engine : NULL;
+}
+
+const jbigi_engine *jbigi_engine_gmp(void)
+{
+    return &jbigi_gmp_engine;
+}
+
+static const struct row *row_of(const jbigi_engine *engine)
+{
+    for (size_t i = 0; i < ROWS; i++)
+        if (rows[i].engine == engine)
+            return &rows[i];
+    return NULL;
+}
+
+/* ---- names, the environment and forcing ---- */
+
+int jbigi_engine_parse(const char *name)
+{
+    if (name == NULL || name[0] == '\0' || strcmp(name, "auto") == 0)
+        return JBIGI_ENGINE_AUTO;
+    for (size_t i = 0; i < ROWS; i++) {
+        const jbigi_engine *e = rows[i].engine;
+        if (e->forcible && (strcmp(name, e->name) == 0 || (e->alias != NULL && strcmp(name, e->alias) == 0)))
+            return (int)i;
+    }
+    return JBIGI_ENGINE_UNKNOWN;
+}
+
+/* JBIGI_ENGINE_UNKNOWN - 1: not read yet.  Threads reading it at once
+ * store the same value. */
+#define ENVIRONMENT_NOT_READ (JBIGI_ENGINE_UNKNOWN - 1)
+
+int jbigi_engine_environment(void)
+{
+    static atomic_int parsed = ENVIRONMENT_NOT_READ;
+    int v = atomic_load_explicit(&parsed, memory_order_acquire);
+    if (v == ENVIRONMENT_NOT_READ) {
+        v = jbigi_engine_parse(getenv("JBIGI_ENGINE"));
+        atomic_store_explicit(&parsed, v, memory_order_release);
+    }
+    return v;
+}
+
+int jbigi_engine_environment_is_gmp(void)
+{
+    const int v = jbigi_engine_environment();
+    return v >= 0 && rows[v].engine == &jbigi_gmp_engine;
+}
+
+/* JBIGI_ENGINE_AUTO, or the forced row.  Atomic, so that late readers see
+ * it whole. */
+static atomic_int forced = JBIGI_ENGINE_AUTO;
+/* 1 when the last engine asked for could not be used. */
+static atomic_int refused;
+
+/* Forces a jbigi_engine_parse value. */
+static int force(int row)
+{
+    const int usable = row == JBIGI_ENGINE_AUTO || (row >= 0 && rows[row].engine->available());
+    atomic_store(&forced, usable ? row : JBIGI_ENGINE_AUTO);
+    atomic_store(&refused, !usable);
+    return usable ? 0 : -1;
+}
+
+/* 1 once JBIGI_ENGINE has been applied, or made moot by an explicit force. */
+static atomic_int environment_applied;
+
+/* JBIGI_ENGINE from the environment (the switch for C programs and the
+ * tests), applied as a forced engine on the first engine choice: never at
+ * load, so that no engine runs its self-test inside dlopen, before
+ * JNI_OnLoad's CPU check.  A thread choosing while another applies it gets
+ * the table's choice for that call, which gives the same results. */
+static void apply_environment(void)
+{
+    if (atomic_load_explicit(&environment_applied, memory_order_acquire) ||
+        atomic_exchange(&environment_applied, 1))
+        return;
+    if (getenv("JBIGI_ENGINE") != NULL)
+        force(jbigi_engine_environment());
+}
+
+int jbigi_engine_force(const char *name)
+{
+    atomic_store(&environment_applied, 1); /* an explicit choice stands over JBIGI_ENGINE */
+    return force(jbigi_engine_parse(name));
+}
+
+void jbigi_engine_force_gmp(int on)
+{
+    jbigi_engine_force(on ? jbigi_gmp_engine.name : "auto");
+}
+
+int jbigi_engine_environment_applied(void)
+{
+    return atomic_load(&environment_applied);
+}
+
+/* ---- the choice ---- */
+
+/* Whether a row can take an n-limb modulus on this path. */
+static int fits(const struct row *r, mp_size_t n, int constant_time)
+{
+    return n <= r->engine->max_limbs && (!constant_time || r->engine->powm_sec != NULL);
+}
+
+const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time)
+{
+    apply_environment();
+    const int f = atomic_load_explicit(&forced, memory_order_relaxed);
+    if (f >= 0 && rows[f].engine != &jbigi_gmp_engine && fits(&rows[f], n, constant_time))
+        return rows[f].engine;
+    const int gmp_forced = f >= 0 && rows[f].engine == &jbigi_gmp_engine;
+    for (size_t i = 0; i < ROWS; i++) {
+        const struct row *r = &rows[i];
+        if ((gmp_forced && !r->with_gmp) || !fits(r, n, constant_time) || !r->takes(n))
+            continue;
+        /* available() last: it runs the engine's self-test on first use. */
+        if (r->engine->available())
+            return r->engine;
+    }
+    return &jbigi_gmp_engine;
+}
+
+int jbigi_engine_base2(const jbigi_engine *engine, mp_size_t n, int constant_time)
+{
+    const struct row *r = row_of(engine);
+    const size_t from = r == NULL ? 0 : constant_time ? r->base2_bits_ct : r->base2_bits;
+    return engine->powm_base2 != NULL && from > 0 && (size_t)n * GMP_NUMB_BITS >= from;
+}
+
+const char *jbigi_engine_name(void)
+{
+    return jbigi_engine_for(32, 0)->name;
+}
+
+/* ---- fixed-base tables ---- */
+
+/* Whether a row multiplies tables of an n-limb modulus in its format. */
+static int reads_table(const struct row *r, const jbigi_table_format *format, mp_size_t n)
+{
+    return r->engine->table_format == format && r->engine->table_ctx_init != NULL &&
+           n <= format->max_limbs && (r->table_takes == NULL || r->table_takes(n));
+}
+
+const jbigi_table_format *jbigi_engine_table_format(mp_size_t n)
+{
+    const jbigi_engine *chosen = jbigi_engine_for(n, 0);
+    const struct row *r = row_of(chosen);
+    if (chosen->table_format != NULL && reads_table(r, chosen->table_format, n))
+        return chosen->table_format;
+    return jbigi_gmp_engine.table_format;
+}
+
+const jbigi_engine *jbigi_engine_for_table(const jbigi_table_format *format, mp_size_t n)
+{
+    if (format == NULL || n < 1 || n > format->max_limbs)
+        return NULL;
+    const jbigi_engine *chosen = jbigi_engine_for(n, 0);
+    const struct row *r = row_of(chosen);
+    if (r != NULL && reads_table(r, format, n))
+        return chosen;
+    for (size_t i = ROWS; i-- > 0;)
+        if (rows[i].engine->table_format == format)
+            return rows[i].engine->available() ? rows[i].engine : NULL;
+    return NULL;
+}
+
+size_t jbigi_engine_table_format_count(void)
+{
+    size_t count = 0;
+    while (jbigi_engine_table_format_at(count) != NULL)
+        count++;
+    return count;
+}
+
+const jbigi_table_format *jbigi_engine_table_format_at(size_t index)
+{
+    /* The distinct formats, in the rows' order. */
+    size_t seen = 0;
+    for (size_t i = 0; i < ROWS; i++) {
+        const jbigi_table_format *f = rows[i].engine->table_format;
+        if (f == NULL)
+            continue;
+        int first = 1;
+        for (size_t j = 0; j < i; j++)
+            if (rows[j].engine->table_format == f)
+                first = 0;
+        if (first && seen++ == index)
+            return f;
+    }
+    return NULL;
+}
+
+const jbigi_table_format *jbigi_engine_table_format_of(mp_limb_t magic)
+{
+    for (size_t i = 0; i < ROWS; i++) {
+        const jbigi_table_format *f = rows[i].engine->table_format;
+        if (f != NULL && f->magic == magic)
+            return f;
+    }
+    return NULL;
+}
+
+/* ---- what a user should know ---- */
+
+const char *jbigi_engine_note(void)
+{
+    apply_environment();
+    static _Thread_local char note[256];
+    note[0] = '\0';
+    for (size_t i = 0; i < ROWS; i++) {
+        if (!rows[i].engine->selftest_failed())
+            continue;
+        const size_t used = strlen(note);
+        snprintf(note + used, sizeof note - used, "%s%s switched off: its known-answer self-test failed on this CPU",
+                 used > 0 ? "; " : "", rows[i].engine->name);
+    }
+    if (note[0] == '\0' && atomic_load(&refused))
+        return "the engine asked for is not known or this CPU cannot run it: chosen per call instead";
+    return note;
+}

@@ -1,0 +1,412 @@
+/*
+ * jbigi.c - the JNI entry points of net.i2p.util.NativeBigInteger.
+ *
+ * Each entry point checks every argument before GMP sees it and turns a bad
+ * one into a Java exception naming it (jni_util.c), and runs GMP under
+ * jbigi_run_guarded, which in a static build turns exhausted memory into an
+ * OutOfMemoryError (see wipe.h for where it does and does not).  The
+ * fixed-base natives of FixedBase are in fixedbase_jni.c; the engine
+ * switch of Engine is at the end.
+ * One exit path per function clears every mpz_t, so the error paths leak
+ * nothing.  No global mutable state: any number of threads may call in.
+ */
+#include <jni.h>
+
+#include "jbigi.h"
+#include "core/arith.h"
+#include "cpu/cpu_check.h"
+#include "engines/engine.h"
+#include "jni/jni_util.h"
+#include "jni/version.h"
+#include "core/wipe.h"
+
+/* Version 4 is I2P's current library; 5 adds negative exponents in
+ * nativeModPow (computed as BigInteger does, instead of refused). */
+#define JBIGI_VERSION 5
+
+/* Called once when the JVM loads the library, before any GMP value exists. */
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
+{
+    char refusal[512];
+    JNIEnv *env = NULL;
+    (void)reserved;
+    /* First: on a CPU without the instructions this variant was built for,
+     * refuse rather than die of SIGILL in GMP.  The refusal is the message
+     * of the UnsatisfiedLinkError that System.load throws (the JVM rethrows
+     * an exception pending when JNI_OnLoad returns); nothing is printed. */
+    if (jbigi_cpu_check(refusal, sizeof refusal) != 0) {
+        if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) == JNI_OK && env != NULL)
+            jbigi_throw(env, "java/lang/UnsatisfiedLinkError", refusal);
+        return JNI_ERR;
+    }
+    jbigi_install_wiping_allocator();
+    return JNI_VERSION_1_6;
+}
+
+typedef enum jbigi_status (*power_op)(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
+
+/* One GMP call and its arguments, to run under jbigi_run_guarded. */
+struct power_call {
+    power_op op;
+    mpz_ptr r;
+    mpz_srcptr base, exp, mod;
+};
+
+static enum jbigi_status run_power_call(void *context)
+{
+    struct power_call *c = context;
+    return c->op(c->r, c->base, c->exp, c->mod);
+}
+
+static enum jbigi_status run_inverse_call(void *context)
+{
+    struct power_call *c = context;
+    return jbigi_modinverse(c->r, c->base, c->mod);
+}
+
+/* Reads the three operands, runs op, returns its result as a new byte[]. */
+static jbyteArray run_power_op(JNIEnv *env, power_op op,
+                               jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
+{
+    jbyteArray result = NULL;
+    struct jbigi_operand base, exp, mod;
+    jbigi_operand_init(&base);
+    jbigi_operand_init(&exp);
+    jbigi_operand_init(&mod);
+    mpz_t r;
+    mpz_init(r);
+
+    if (!jbigi_read_operand(env, jbase, "base", &base) ||
+        !jbigi_read_operand(env, jexp, "exponent", &exp) ||
+        !jbigi_read_operand(env, jmod, "modulus", &mod))
+        goto done;
+    struct power_call call = {op, r, base.value, exp.value, mod.value};
+    enum jbigi_status status = jbigi_run_guarded(run_power_call, &call);
+    if (status != JBIGI_OK) {
+        jbigi_throw_status(env, status);
+        goto done;
+    }
+    result = jbigi_new_result(env, r);
+done:
+    jbigi_operand_release(&base);
+    jbigi_operand_release(&exp);
+    jbigi_operand_release(&mod);
+    mpz_clear(r);
+    return result;
+}
+
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeModPow(JNIEnv *env, jclass cls,
+                                                jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
+{
+    (void)cls;
+    return run_power_op(env, jbigi_modpow, jbase, jexp, jmod);
+}
+
+/* One constant-time power on limbs already read, to run under jbigi_run_guarded. */
+struct ct_call {
+    mp_limb_t *rp;
+    mpz_srcptr base, mod;
+    const mp_limb_t *e;
+    mp_size_t en;
+};
+
+static enum jbigi_status run_ct_call(void *context)
+{
+    struct ct_call *c = context;
+    return jbigi_modpow_ct_limbs(c->rp, c->base, c->e, c->en, c->mod);
+}
+
+/* 1 if the en limbs at e are all zero, found without a branch on them. */
+static int all_zero(const mp_limb_t *e, size_t en)
+{
+    mp_limb_t any = 0;
+    for (size_t i = 0; i < en; i++)
+        any |= e[i];
+    return any == 0;
+}
+
+/* The largest exponent bound accepted: the operand size limit's bits. */
+#define JBIGI_MAX_BOUND_BITS (8 * JBIGI_MAX_OPERAND_BYTES)
+
+/*
+ * The constant-time power on toByteArray() arrays, the exponent read at a
+ * public width: its own limb count (bound_bits 0: the array's length,
+ * less a zero sign byte over whole limbs, jbigi_exponent_own_limbs: for a
+ * canonical array the value's limb count, which bitLength shows), or
+ * ceil(bound_bits / 64) limbs for a bound the caller states (an exponent
+ * of 2^bound_bits or more is an IllegalArgumentException).  The array is
+ * read by a loop over that width (jbigi_read_exponent_fixed), and the work
+ * follows that width and the modulus' limb count alone.  A negative
+ * exponent, or one over the size limit, takes the general path, which
+ * refuses it.  The result comes back in toByteArray() form, whose length
+ * is the value's (what BigInteger reveals itself).
+ */
+static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray jexp, jbyteArray jmod,
+                                     jint bound_bits)
+{
+    jbyteArray result = NULL;
+    struct jbigi_operand base, exp, mod, r;
+    jbigi_operand_init(&base);
+    jbigi_operand_init(&exp);
+    jbigi_operand_init(&mod);
+    jbigi_operand_init(&r);
+    mpz_t wide_result; /* for the general path */
+    mpz_init(wide_result);
+
+    /* Every argument checked in order (base, exponent, modulus, bound)
+     * before the exponent is read. */
+    if (!jbigi_read_operand(env, jbase, "base", &base))
+        goto done;
+    if (jexp == NULL || (*env)->GetArrayLength(env, jexp) == 0) {
+        jbigi_read_operand(env, jexp, "exponent", &exp); /* throws its exception */
+        goto done;
+    }
+    const jsize exp_len = (*env)->GetArrayLength(env, jexp);
+    if (!jbigi_read_operand(env, jmod, "modulus", &mod))
+        goto done;
+    if (mpz_sgn(mod.value) <= 0 || mpz_even_p(mod.value)) {
+        jbigi_throw_status(env, mpz_sgn(mod.value) <= 0 ? JBIGI_MODULUS_NOT_POSITIVE : JBIGI_MODULUS_EVEN);
+        goto done;
+    }
+    const int bounded = bound_bits != 0;
+    if (bounded && (bound_bits < 1 || bound_bits > JBIGI_MAX_BOUND_BITS)) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to 134217728");
+        goto done;
+    }
+    size_t en = 0;
+    int read = JBIGI_FIXED_WIDER;
+    if (exp_len <= JBIGI_MAX_OPERAND_BYTES) {
+        en = bounded ? ((size_t)bound_bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS
+                     : jbigi_exponent_own_limbs(env, jexp, exp_len);
+        if (en > 0)
+            read = jbigi_read_exponent_fixed(env, jexp, exp_len, en, &exp);
+    }
+    if (read == JBIGI_FIXED_FAILED)
+        goto done;
+    if (bounded && (read == JBIGI_FIXED_WIDER || !jbigi_limbs_below_bits(exp.limbs, en, (size_t)bound_bits))) {
+        /* Negative, or 2^bound_bits or more: the caller broke its own bound. */
+        jbigi_throw(env, "java/lang/IllegalArgumentException",
+                    "exponent must be non-negative and below 2^exponentBits");
+        goto done;
+    }
+    if (read == JBIGI_FIXED_WIDER) {
+        /* Negative, or over the size limit: the general path refuses it. */
+        if (!jbigi_read_operand(env, jexp, "exponent", &exp))
+            goto done;
+        struct power_call call = {jbigi_modpow_ct, wide_result, base.value, exp.value, mod.value};
+        enum jbigi_status status = jbigi_run_guarded(run_power_call, &call);
+        if (status != JBIGI_OK)
+            jbigi_throw_status(env, status);
+        else
+            result = jbigi_new_result(env, wide_result);
+        goto done;
+    }
+    if (all_zero(exp.limbs, en)) {
+        jbigi_throw_status(env, JBIGI_EXPONENT_NOT_POSITIVE);
+        goto done;
+    }
+    /* The result's limbs, sized from the modulus. */
+    const size_t n = mpz_size(mod.value);
+    if (!jbigi_operand_space(env, n, &r))
+        goto done;
+    struct ct_call call = {r.limbs, base.value, mod.value, exp.limbs, (mp_size_t)en};
+    enum jbigi_status status = jbigi_run_guarded(run_ct_call, &call);
+    if (status != JBIGI_OK) {
+        jbigi_throw_status(env, status);
+        goto done;
+    }
+    result = jbigi_new_result_fixed(env, r.limbs, n);
+done:
+    jbigi_operand_release(&base);
+    jbigi_operand_release(&exp);
+    jbigi_operand_release(&mod);
+    jbigi_operand_release(&r);
+    mpz_clear(wide_result);
+    return result;
+}
+
+/* I2P's constant-time power: the exponent at its own limb count. */
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
+                                                  jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
+{
+    (void)cls;
+    return modpow_ct_at_width(env, jbase, jexp, jmod, 0);
+}
+
+/* The same with the exponent at a bound the caller states. */
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeModPowCTBound(JNIEnv *env, jclass cls, jbyteArray jbase,
+                                                       jbyteArray jexp, jbyteArray jmod, jint exponentBits)
+{
+    (void)cls;
+    if (exponentBits == 0) {
+        jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to 134217728");
+        return NULL;
+    }
+    return modpow_ct_at_width(env, jbase, jexp, jmod, exponentBits);
+}
+
+/*
+ * The fixed-length form: unsigned big-endian arrays in, the result as
+ * exactly the modulus' array length out.  The exponent is read at its
+ * array's length rounded up to limbs: that length is the caller's fixed
+ * format, public; its value reaches no branch, loop count or buffer
+ * choice.  Rules (NativeBigInteger.modPowCT(byte[], byte[],
+ * byte[])): no array null or empty; the modulus odd (so not zero); the
+ * exponent not zero.
+ */
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeModPowCTFixed(JNIEnv *env, jclass cls,
+                                                       jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
+{
+    (void)cls;
+    jbyteArray result = NULL;
+    struct jbigi_operand base, exp, mod, r;
+    jbigi_operand_init(&base);
+    jbigi_operand_init(&exp);
+    jbigi_operand_init(&mod);
+    jbigi_operand_init(&r);
+
+    jsize base_len = jbigi_check_array(env, jbase, "base");
+    jsize exp_len = base_len == 0 ? 0 : jbigi_check_array(env, jexp, "exponent");
+    jsize mod_len = exp_len == 0 ? 0 : jbigi_check_array(env, jmod, "modulus");
+    if (mod_len == 0)
+        goto done;
+    if (!jbigi_read_unsigned(env, jmod, mod_len, 0, 1, &mod))
+        goto done;
+    if (mpz_sgn(mod.value) == 0 || mpz_even_p(mod.value)) {
+        jbigi_throw_status(env, mpz_sgn(mod.value) == 0 ? JBIGI_MODULUS_NOT_POSITIVE : JBIGI_MODULUS_EVEN);
+        goto done;
+    }
+    const size_t n = mpz_size(mod.value);
+    if (!jbigi_read_unsigned(env, jbase, base_len, 0, 1, &base) ||
+        !jbigi_read_unsigned(env, jexp, exp_len, 1, 0, &exp))
+        goto done;
+    if (all_zero(exp.limbs, exp.nlimbs)) {
+        jbigi_throw_status(env, JBIGI_EXPONENT_NOT_POSITIVE);
+        goto done;
+    }
+    if (!jbigi_operand_space(env, n, &r))
+        goto done;
+    struct ct_call call = {r.limbs, base.value, mod.value, exp.limbs, (mp_size_t)exp.nlimbs};
+    enum jbigi_status status = jbigi_run_guarded(run_ct_call, &call);
+    if (status != JBIGI_OK) {
+        jbigi_throw_status(env, status);
+        goto done;
+    }
+    result = jbigi_new_unsigned_result(env, r.limbs, n, (size_t)mod_len);
+done:
+    jbigi_operand_release(&base);
+    jbigi_operand_release(&exp);
+    jbigi_operand_release(&mod);
+    jbigi_operand_release(&r);
+    return result;
+}
+
+JNIEXPORT jbyteArray JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeModInverse(JNIEnv *env, jclass cls,
+                                                    jbyteArray jbase, jbyteArray jmod)
+{
+    (void)cls;
+    jbyteArray result = NULL;
+    struct jbigi_operand value, mod;
+    jbigi_operand_init(&value);
+    jbigi_operand_init(&mod);
+    mpz_t r;
+    mpz_init(r);
+
+    if (!jbigi_read_operand(env, jbase, "value", &value) ||
+        !jbigi_read_operand(env, jmod, "modulus", &mod))
+        goto done;
+    struct power_call call = {NULL, r, value.value, NULL, mod.value};
+    enum jbigi_status status = jbigi_run_guarded(run_inverse_call, &call);
+    if (status != JBIGI_OK) {
+        jbigi_throw_status(env, status);
+        goto done;
+    }
+    result = jbigi_new_result(env, r);
+done:
+    jbigi_operand_release(&value);
+    jbigi_operand_release(&mod);
+    mpz_clear(r);
+    return result;
+}
+
+JNIEXPORT jint JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeJbigiVersion(JNIEnv *env, jclass cls)
+{
+    (void)env;
+    (void)cls;
+    return JBIGI_VERSION;
+}
+
+/* The GMP actually running, which for a dynamic build may differ from the
+ * gmp.h this was compiled against. */
+JNIEXPORT jint JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeGMPMajorVersion(JNIEnv *env, jclass cls)
+{
+    (void)env;
+    (void)cls;
+    return jbigi_gmp_version_part(gmp_version, 0);
+}
+
+JNIEXPORT jint JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeGMPMinorVersion(JNIEnv *env, jclass cls)
+{
+    (void)env;
+    (void)cls;
+    return jbigi_gmp_version_part(gmp_version, 1);
+}
+
+JNIEXPORT jint JNICALL
+Java_net_i2p_util_NativeBigInteger_nativeGMPPatchVersion(JNIEnv *env, jclass cls)
+{
+    (void)env;
+    (void)cls;
+    return jbigi_gmp_version_part(gmp_version, 2);
+}
+
+JNIEXPORT void JNICALL
+Java_net_i2p_util_Engine_nativeForceGmp(JNIEnv *env, jclass cls, jboolean force)
+{
+    (void)env;
+    (void)cls;
+    jbigi_engine_force_gmp(force == JNI_TRUE);
+}
+
+JNIEXPORT jboolean JNICALL
+Java_net_i2p_util_Engine_nativeForce(JNIEnv *env, jclass cls, jstring name)
+{
+    (void)cls;
+    if (name == NULL)
+        return jbigi_engine_force(NULL) == 0 ? JNI_TRUE : JNI_FALSE;
+    const char *chars = (*env)->GetStringUTFChars(env, name, NULL);
+    if (chars == NULL)
+        return JNI_FALSE; /* OutOfMemoryError pending */
+    const int rc = jbigi_engine_force(chars);
+    (*env)->ReleaseStringUTFChars(env, name, chars);
+    return rc == 0 ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT jstring JNICALL
+Java_net_i2p_util_Engine_nativeName(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    return (*env)->NewStringUTF(env, jbigi_engine_name());
+}
+
+JNIEXPORT jstring JNICALL
+Java_net_i2p_util_Engine_nativeNote(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    return (*env)->NewStringUTF(env, jbigi_engine_note());
+}
+
+JNIEXPORT jstring JNICALL
+Java_net_i2p_util_Engine_nativeVariant(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    return (*env)->NewStringUTF(env, jbigi_cpu_variant());
+}

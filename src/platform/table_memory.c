@@ -1,0 +1,197 @@
+/*
+ * table_memory.c - blocks for fixed-base tables, see table_memory.h.
+ */
+#define _DEFAULT_SOURCE /* explicit_bzero */
+#include "platform/table_memory.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define TM_MAGIC ((uint64_t)0x4a4254424c4f434bULL) /* "JBTBLOCK" */
+
+enum { TM_WORD_MAGIC, TM_WORD_TABLE_BYTES };
+
+static uint64_t magic_at(const void *block)
+{
+    return TM_MAGIC ^ (uint64_t)(uintptr_t)block;
+}
+
+/* Bytes mapped for a table of table_bytes bytes: whole pages. */
+static size_t mapped_bytes(size_t table_bytes)
+{
+    long page_size = sysconf(_SC_PAGESIZE);
+    size_t page = page_size > 0 ? (size_t)page_size : 4096;
+    return (JBIGI_TM_HEADER_BYTES + table_bytes + page - 1) / page * page;
+}
+
+/* ---- the record of live blocks ---- */
+
+/* One live block: its address, its length (header and table), and how many
+ * calls hold it. */
+struct live_block {
+    uintptr_t start;
+    size_t bytes;
+    size_t users;
+};
+
+/* Sorted by start; blocks never overlap (each is its own mapping).  A few
+ * thousand at most (TransparentTables bounds the bytes they hold). */
+static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct live_block *record;
+static size_t record_count, record_capacity;
+
+/* Index of the first block whose start is above address (under the lock). */
+static size_t first_above(uintptr_t address)
+{
+    size_t lo = 0, hi = record_count;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (record[mid].start <= address)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The live block holding [address, address + bytes), or NULL (under the lock). */
+static struct live_block *holding(uintptr_t address, size_t bytes)
+{
+    const size_t i = first_above(address);
+    if (i == 0)
+        return NULL;
+    struct live_block *b = &record[i - 1];
+    if (address - b->start > b->bytes || bytes > b->bytes - (address - b->start))
+        return NULL;
+    return b;
+}
+
+/* Records a new block; 0, or -1 when memory ran out. */
+static int remember(void *block, size_t bytes)
+{
+    int rc = 0;
+    pthread_mutex_lock(&record_lock);
+    if (record_count == record_capacity) {
+        const size_t capacity = record_capacity ? 2 * record_capacity : 64;
+        struct live_block *grown = realloc(record, capacity * sizeof *grown);
+        if (grown == NULL) {
+            rc = -1;
+            goto done;
+        }
+        record = grown;
+        record_capacity = capacity;
+    }
+    const size_t i = first_above((uintptr_t)block);
+    memmove(record + i + 1, record + i, (record_count - i) * sizeof *record);
+    record[i] = (struct live_block){(uintptr_t)block, bytes, 0};
+    record_count++;
+done:
+    pthread_mutex_unlock(&record_lock);
+    return rc;
+}
+
+void *jbigi_tm_acquire(const void *address, size_t bytes)
+{
+    if (address == NULL || bytes == 0)
+        return NULL;
+    void *block = NULL;
+    pthread_mutex_lock(&record_lock);
+    struct live_block *b = holding((uintptr_t)address, bytes);
+    if (b != NULL) {
+        b->users++;
+        block = (void *)b->start;
+    }
+    pthread_mutex_unlock(&record_lock);
+    return block;
+}
+
+void jbigi_tm_release(void *block)
+{
+    pthread_mutex_lock(&record_lock);
+    struct live_block *b = holding((uintptr_t)block, 1);
+    if (b != NULL && b->start == (uintptr_t)block && b->users > 0)
+        b->users--;
+    pthread_mutex_unlock(&record_lock);
+}
+
+size_t jbigi_tm_live_blocks(void)
+{
+    pthread_mutex_lock(&record_lock);
+    const size_t n = record_count;
+    pthread_mutex_unlock(&record_lock);
+    return n;
+}
+
+/* ---- blocks ---- */
+
+/*
+ * Blocks are mapped pages of their own, not heap blocks: unmapped, they
+ * leave the process at once.  Tables of 100 KiB and more freed into the C
+ * heap stay resident as free space the heap seldom gives back; with a few
+ * hundred tables made and evicted in turn, resident memory grew to twice
+ * what the tables held.
+ */
+void *jbigi_tm_alloc(size_t table_bytes)
+{
+    if (table_bytes < 8 || table_bytes > JBIGI_TM_MAX_TABLE_BYTES || table_bytes % 8 != 0)
+        return NULL;
+    /* Fresh anonymous pages are zero (and page-aligned, so 64-byte aligned). */
+    uint64_t *block = mmap(NULL, mapped_bytes(table_bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                           -1, 0);
+    if (block == MAP_FAILED)
+        return NULL;
+    block[TM_WORD_MAGIC] = magic_at(block);
+    block[TM_WORD_TABLE_BYTES] = table_bytes;
+    if (remember(block, JBIGI_TM_HEADER_BYTES + table_bytes) != 0) {
+        munmap(block, mapped_bytes(table_bytes));
+        return NULL;
+    }
+    return block;
+}
+
+int jbigi_tm_is_block(const void *block, size_t block_bytes)
+{
+    if (block == NULL || (uintptr_t)block % 64 != 0 || block_bytes < JBIGI_TM_HEADER_BYTES + 8)
+        return 0;
+    const uint64_t *header = block;
+    return header[TM_WORD_MAGIC] == magic_at(block) &&
+           header[TM_WORD_TABLE_BYTES] == block_bytes - JBIGI_TM_HEADER_BYTES;
+}
+
+void jbigi_tm_wipe(void *block)
+{
+    uint64_t *header = block;
+    /* Tables hold only powers of a public base, but they are wiped as every
+     * other block jbigi gives back is: what is freed holds nothing, whatever
+     * the system does with the pages (core dumps, swap). */
+    explicit_bzero(block, mapped_bytes((size_t)header[TM_WORD_TABLE_BYTES]));
+}
+
+int jbigi_tm_free(void *block, size_t block_bytes)
+{
+    pthread_mutex_lock(&record_lock);
+    struct live_block *b = holding((uintptr_t)block, 1);
+    int rc = JBIGI_TM_FREED;
+    if (b == NULL || b->start != (uintptr_t)block || b->bytes != block_bytes ||
+        !jbigi_tm_is_block(block, block_bytes))
+        rc = JBIGI_TM_NOT_LIVE;
+    else if (b->users > 0)
+        rc = JBIGI_TM_IN_USE;
+    else {
+        const size_t i = (size_t)(b - record);
+        memmove(record + i, record + i + 1, (record_count - i - 1) * sizeof *record);
+        record_count--;
+    }
+    pthread_mutex_unlock(&record_lock);
+    if (rc != JBIGI_TM_FREED)
+        return rc;
+    /* Forgotten: no call can acquire it any more, none holds it. */
+    const size_t bytes = mapped_bytes(block_bytes - JBIGI_TM_HEADER_BYTES);
+    jbigi_tm_wipe(block);
+    munmap(block, bytes);
+    return JBIGI_TM_FREED;
+}
