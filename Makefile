@@ -104,7 +104,7 @@ CORE_SOURCES := $(sort $(wildcard src/core/*.c))
 # on 32-bit targets only (LIMB32_OMITTED below).
 ENGINE_SOURCES := $(filter-out src/engines/ifma/ifma_none.c,$(sort $(wildcard src/engines/*.c src/engines/*/*.c)))
 CPU_SOURCES := src/cpu/cpu_check.c
-PLATFORM_SOURCES := src/platform/table_memory.c
+PLATFORM_SOURCES := src/platform/table_memory.c src/platform/posix.c
 C_SOURCES := $(JNI_SOURCES) $(CORE_SOURCES) $(ENGINE_SOURCES) $(CPU_SOURCES) $(PLATFORM_SOURCES)
 C_HEADERS := $(wildcard src/*/*.h src/*/*/*.h) include/jbigi.h
 # 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine
@@ -126,7 +126,7 @@ OBJ := build/obj-$(GMP)-$(or $(VARIANT),host)-$(notdir $(LIB_CC))
 variant_features = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { for (i = 7; i <= NF; i++) if ($$i != "-") printf "%s ", $$i }' src/cpu/variants.tsv))
 GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
 
-.PHONY: all jar dist dist-lib dist-jar test check speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
+.PHONY: all jar dist dist-lib dist-lib-windows dist-jar test check speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
 .DELETE_ON_ERROR:
 
 all: lib/libjbigi.so build/jbigi.jar
@@ -253,7 +253,7 @@ DIST_GMP = build/gmp-6.2.1-$(VARIANT)/install
 DIST_ARCH = $(call variant_arch,$(VARIANT))
 DIST_CC = $(call arch_cc,$(DIST_ARCH))
 DIST_OBJ = build/obj-dist-$(VARIANT)-$(notdir $(DIST_CC))
-dist-lib: check-header build/obj-flags.stamp
+dist-lib: check-header
 	@test -f $(DIST_GMP)/jbigi-config || { echo "no GMP build for '$(VARIANT)': ./build.sh --gmp-only $(VARIANT)" >&2; exit 1; }
 	@test -n '$(DIST_CC)' || { echo "no compiler for $(DIST_ARCH) here" >&2; exit 1; }
 	@mkdir -p $(DIST_OBJ) build/dist
@@ -268,20 +268,64 @@ dist-lib: check-header build/obj-flags.stamp
 	$(DIST_CC) -shared -o build/dist/$(call resource_name,$(VARIANT)) $(patsubst src/%.c,$(DIST_OBJ)/%.o,$(call arch_sources,$(DIST_ARCH))) $(DIST_GMP)/lib/libgmp.a \
 	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
-# make dist-jar DIST_VARIANTS="<cpu> ...": build/jbigi.jar from the libraries of
-# dist-lib, and build/i2p/jbigi.jar, the same libraries without the classes:
-# what I2P's own lib/jbigi.jar holds, so that replacing it never puts a second
+# ---- Windows x86-64: DLLs under I2P's names, cross-built with mingw-w64 ----
+# make dist-lib-windows VARIANT=<cpu>: build/dist/jbigi-windows-<cpu>_64.dll
+# against build/gmp-6.2.1-windows-<cpu> (./build.sh --gmp-only windows-<cpu>),
+# every engine and the CPU check as on Linux; the platform layer is
+# windows.c.  Static: no DLL but the system's (no libgcc, no winpthread).
+MINGW := x86_64-w64-mingw32
+WIN_CC := $(MINGW)-gcc
+win_resource_name = jbigi-windows-$(1)_64.dll
+WIN_SOURCES := $(filter-out src/platform/posix.c,$(C_SOURCES)) src/platform/windows.c
+# Windows keeps the stack 16-byte aligned only, and gcc spills 32- and
+# 64-byte vectors there with aligned moves: the assembler makes every
+# vector move an unaligned one, the same speed on aligned data.
+WIN_REQUIRED_CFLAGS := -std=c11 -Wa,-muse-unaligned-vector-move -Isrc
+WIN_LIB_CFLAGS = $(CFLAGS) $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS) -Iinclude/win32 -Iinclude -I$(JAVA_HOME)/include
+WIN_BASELINE_CFLAGS = -O2 $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS)
+WIN_LDFLAGS := -shared -static -static-libgcc -s -Wl,--exclude-libs,ALL -Wl,--dynamicbase -Wl,--nxcompat -Wl,--high-entropy-va
+WIN_GMP = build/gmp-6.2.1-windows-$(VARIANT)/install
+WIN_OBJ = build/obj-windows-$(VARIANT)
+WIN_JCPUID := build/jcpuid/jcpuid-x86_64-windows.dll
+win_variant_header = printf '\#define JBIGI_VARIANT "%s"\n\#define JBIGI_RESOURCE "%s"\n\#define JBIGI_FEATURES "%s"\n' \
+  '$(1)' '$(call win_resource_name,$(1))' '$(call variant_features,$(1))'
+
+dist-lib-windows: check-header
+	@test -f $(WIN_GMP)/jbigi-config || { echo "no Windows GMP for '$(VARIANT)': ./build.sh --gmp-only windows-$(VARIANT)" >&2; exit 1; }
+	@test '$(call variant_arch,$(VARIANT))' = x86_64 || { echo "'$(VARIANT)' is not an x86-64 row" >&2; exit 1; }
+	@mkdir -p $(WIN_OBJ)/cpu build/dist
+	@$(call win_variant_header,$(VARIANT)) >$(WIN_OBJ)/variant.h
+	$(WIN_CC) $(WIN_BASELINE_CFLAGS) -include $(WIN_OBJ)/variant.h -c src/cpu/cpu_check.c -o $(WIN_OBJ)/cpu/cpu_check.o
+	@for f in $(filter-out src/cpu/cpu_check.c,$(WIN_SOURCES)); do \
+	  o=$(WIN_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
+	  echo "$(WIN_CC) ... -c $$f"; \
+	  $(WIN_CC) $(WIN_LIB_CFLAGS) -I$(WIN_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1; \
+	done
+	$(WIN_CC) -o build/dist/$(call win_resource_name,$(VARIANT)) $(patsubst src/%.c,$(WIN_OBJ)/%.o,$(WIN_SOURCES)) \
+	  $(WIN_GMP)/lib/libgmp.a $(WIN_LDFLAGS)
+
+$(WIN_JCPUID): src/cpu/jcpuid.c build/obj-flags.stamp
+	@mkdir -p $(dir $@)
+	$(WIN_CC) $(WIN_BASELINE_CFLAGS) -Iinclude/win32 -I$(JAVA_HOME)/include -o $@ $< $(WIN_LDFLAGS)
+
+# make dist-jar DIST_VARIANTS="<cpu> ..." DIST_WINDOWS_VARIANTS="<cpu> ...":
+# build/jbigi.jar from the libraries of dist-lib and dist-lib-windows, and
+# build/i2p/jbigi.jar, the same libraries without the classes: what I2P's own
+# lib/jbigi.jar holds, so that replacing it never puts a second
 # net.i2p.util.NativeBigInteger on the router's class path.
-DIST_JCPUID = $(if $(filter x86_64,$(foreach v,$(DIST_VARIANTS),$(call variant_arch,$(v)))),$(JCPUID_LIB))
+DIST_WINDOWS_VARIANTS ?=
+DIST_JCPUID = $(if $(filter x86_64,$(foreach v,$(DIST_VARIANTS),$(call variant_arch,$(v)))),$(JCPUID_LIB)) \
+  $(if $(strip $(DIST_WINDOWS_VARIANTS)),$(WIN_JCPUID))
 dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-manifest
-	$(if $(DIST_JCPUID),$(MAKE) --no-print-directory $(DIST_JCPUID))
+	$(if $(strip $(DIST_JCPUID)),$(MAKE) --no-print-directory $(DIST_JCPUID))
 	@rm -rf build/jar-resources build/i2p && mkdir -p build/jar-resources/META-INF build/i2p
-	cp $(foreach v,$(DIST_VARIANTS),build/dist/$(call resource_name,$(v))) $(DIST_JCPUID) build/jar-resources/
+	cp $(foreach v,$(DIST_VARIANTS),build/dist/$(call resource_name,$(v))) \
+	  $(foreach v,$(DIST_WINDOWS_VARIANTS),build/dist/$(call win_resource_name,$(v))) $(DIST_JCPUID) build/jar-resources/
 	cp $(addprefix build/gmp-src-6.2.1/,$(GMP_LICENCES)) build/jar-resources/META-INF/
 	$(JAR) --create --file build/i2p/jbigi.jar --manifest build/jar-manifest -C build/jar-resources .
 	$(JAR) --create --file build/jbigi.jar --main-class net.i2p.util.NativeBigInteger --manifest build/jar-manifest \
 	  -C build/classes . -C build/jar-resources .
-	@echo "build/jbigi.jar carries: $(DIST_VARIANTS)$(if $(DIST_JCPUID), and jcpuid); build/i2p/jbigi.jar the same without classes"
+	@echo "build/jbigi.jar carries: $(DIST_VARIANTS)$(if $(strip $(DIST_WINDOWS_VARIANTS)), Windows: $(DIST_WINDOWS_VARIANTS))$(if $(strip $(DIST_JCPUID)), and jcpuid); build/i2p/jbigi.jar the same without classes"
 
 # ---- running ----
 speedtest: lib/libjbigi.so build/jbigi.jar build/cpu-probe

@@ -41,7 +41,9 @@ die() { printf 'build.sh: error: %s\n' "$*" >&2; exit 1; }
 usage() {
     cat <<'EOF'
 Usage: ./build.sh [static|dynamic|fat|dist]
-       ./build.sh --gmp-only static|fat|<cpu>    only build GMP (for the Makefile)
+       ./build.sh i2p-jar PATH/TO/I2P/lib/jbigi.jar
+       ./build.sh --gmp-only static|fat|<cpu>|windows-<cpu>
+                                                 only build GMP (for the Makefile)
        ./build.sh --host-variant                 print this CPU's variant and exit
 
   static   (default) GMP built for this CPU's row of src/cpu/variants.tsv, linked
@@ -49,7 +51,11 @@ Usage: ./build.sh [static|dynamic|fat|dist]
   dynamic  link lib/libjbigi.so against the system libgmp.so (libgmp-dev)
   fat      GMP --enable-fat linked in: one portable library
   dist     every row of src/cpu/variants.tsv in build/jbigi.jar (the ARM rows
-           when their cross compilers are installed), and build/i2p/jbigi.jar
+           when their cross compilers are installed; a Windows DLL for every
+           x86-64 row when mingw-w64 is), and build/i2p/jbigi.jar
+  i2p-jar  the dist, then build/i2p/jbigi.jar with ours for every platform
+           and CPU built and I2P's own libraries (from the jar given) for the
+           rest: macOS, FreeBSD, 32-bit x86, ARMv5/v6, PowerPC
 
 GMP 6.2.1 source, first found (each checked against a pinned SHA-256):
   1. $GMP_TARBALL or gmp-6.2.1.tar.xz in the project directory
@@ -60,6 +66,9 @@ Environment:
   JBIGI_VARIANT=<cpu>   build this row of src/cpu/variants.tsv instead of the host's
   GMP_CHECK=1           run GMP's own test suite after building it
   JOBS=<n>              parallel make jobs (default: nproc)
+  JBIGI_PARALLEL=<n>    GMP builds (and libraries) at once in dist
+                        (default 2; each gets JOBS/n make jobs): one's
+                        serial configure overlaps another's compiling
   JAVA_HOME, CC, CFLAGS as for make (CFLAGS apply to jbigi, not to GMP).
 EOF
 }
@@ -182,6 +191,7 @@ cross_package() {
     case $1 in
         aarch64-linux-gnu-gcc) echo "gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
         arm-linux-gnueabihf-gcc) echo "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+        x86_64-w64-mingw32-gcc) echo "gcc-mingw-w64-x86-64" ;;
         *) echo "gcc-${1%-gcc}" ;;
     esac
 }
@@ -300,8 +310,12 @@ obtain_gmp_source() {
 # ---------------------------------------------------------------------------
 
 # GMP's configure arguments for a row of the table ("fat": --enable-fat).
+# The mingw-w64 tools for Windows x86-64 (gcc-mingw-w64-x86-64).
+readonly MINGW=x86_64-w64-mingw32
+
+# GMP's configure arguments for a row (and "windows" for its Windows build).
 gmp_configure_args() {
-    local cpu=$1 arch host march mtune cflags="-O2 -pipe -fomit-frame-pointer"
+    local cpu=$1 os=${2:-linux} arch host march mtune cflags="-O2 -pipe -fomit-frame-pointer"
     if [[ $cpu == fat ]]; then
         echo "--enable-fat --host=$("$GMP_SRC/configfsf.guess") CFLAGS=$cflags"
         return 0
@@ -314,7 +328,11 @@ gmp_configure_args() {
     [[ $mtune == - ]] || cflags+=" -mtune=$mtune"
     local cross
     cross=$(cross_compiler "$arch")
-    if [[ -n $cross ]]; then
+    if [[ $os == windows ]]; then
+        # Every tool named: without them configure quietly builds ELF objects.
+        echo "--host=$host-w64-mingw32 --build=$("$GMP_SRC/configfsf.guess") CC=$MINGW-gcc AR=$MINGW-ar" \
+            "RANLIB=$MINGW-ranlib NM=$MINGW-nm CFLAGS=$cflags"
+    elif [[ -n $cross ]]; then
         echo "--host=$host-$(gnu_system "$arch") --build=$("$GMP_SRC/configfsf.guess") CC=$cross CFLAGS=$cflags"
     else
         echo "--host=$host-$(gnu_system "$arch") CFLAGS=$cflags"
@@ -335,34 +353,41 @@ gmp_step() {
 
 # Makes build/gmp-<version>-<cpu>/install hold GMP built with the row's
 # arguments, reusing an earlier build made with exactly the same ones.
+# GMP for a row, on Linux or (os "windows") Windows, built once under
+# build/gmp-<version>-<cpu> (build/gmp-<version>-windows-<cpu>).
 ensure_gmp() {
-    local cpu=$1 args dir
+    local cpu=$1 os=${2:-linux} args dir name
     obtain_gmp_source
-    args=$(gmp_configure_args "$cpu")
-    dir=$BUILD_DIR/gmp-$GMP_VERSION-$cpu
+    args=$(gmp_configure_args "$cpu" "$os")
+    name=$cpu
+    [[ $os == linux ]] || name=$os-$cpu
+    dir=$BUILD_DIR/gmp-$GMP_VERSION-$name
     if [[ -f $dir/install/jbigi-config && $(<"$dir/install/jbigi-config") == "$args" ]]; then
-        say "reusing build/gmp-$GMP_VERSION-$cpu"
+        say "reusing build/gmp-$GMP_VERSION-$name"
         return 0
     fi
     rm -rf -- "$dir"
     mkdir -p "$dir"
-    say "building GMP $GMP_VERSION for $cpu in build/gmp-$GMP_VERSION-$cpu (a few minutes)"
+    say "building GMP $GMP_VERSION for $cpu ($os) in build/gmp-$GMP_VERSION-$name (a few minutes)"
     local start=$SECONDS log=$dir/build.log cflags=${args#*CFLAGS=} cc=gcc opts
     read -ra opts <<<"${args%% CFLAGS=*}"
     local cross=""
     [[ $cpu == fat ]] || cross=$(cross_compiler "$(variant_field "$cpu" 2)")
+    [[ $os == linux ]] || cross=$MINGW-gcc
     [[ -z $cross ]] || need "$cross" "$(cross_package "$cross")"
-    gmp_step "$dir" "$log" "$GMP_SRC/configure" --with-pic --disable-shared --enable-static \
+    local pic=--with-pic # for a shared object; PE code needs none
+    [[ $os == linux ]] || pic=""
+    gmp_step "$dir" "$log" "$GMP_SRC/configure" $pic --disable-shared --enable-static \
         --prefix="$dir/install" "${opts[@]}" CFLAGS="$cflags"
-    gmp_step "$dir" "$log" make -j"$JOBS"
-    [[ ${GMP_CHECK:-0} != 1 ]] || gmp_step "$dir" "$log" make -j"$JOBS" check
+    gmp_step "$dir" "$log" make -j"${GMP_JOBS:-$JOBS}"
+    [[ ${GMP_CHECK:-0} != 1 ]] || gmp_step "$dir" "$log" make -j"${GMP_JOBS:-$JOBS}" check
     mkdir -p "$dir/install/lib" "$dir/install/include"
     cp "$dir/gmp.h" "$dir/install/include/"
     cp "$dir/.libs/libgmp.a" "$dir/install/lib/"
     cp "$GMP_SRC"/COPYING "$GMP_SRC"/COPYING.LESSERv3 "$GMP_SRC"/COPYINGv2 "$dir/install/"
     echo "$cpu" >"$dir/install/jbigi-variant"
     printf '%s\n' "$args" >"$dir/install/jbigi-config" # last: marks a finished build
-    say "GMP for $cpu built in $((SECONDS - start))s"
+    say "GMP for $cpu ($os) built in $((SECONDS - start))s"
 }
 
 # Points build/gmp-<mode> (what make GMP=<mode> links) at a GMP build.
@@ -408,9 +433,42 @@ build_mode() {
     report_library "$PROJECT_DIR/lib/libjbigi.so"
 }
 
+# Runs "$1 item" for each further argument, JBIGI_PARALLEL (2) at a time,
+# each with its share of JOBS (GMP_JOBS); stops if any failed.  A GMP build
+# is a serial configure (about a third of it) then a parallel make, and a
+# library's sources compile one after the other: two at once keep both
+# cores busy throughout.
+in_parallel() {
+    local fn=$1 parallel=${JBIGI_PARALLEL:-2} item status=0
+    shift
+    if ((parallel <= 1)); then
+        for item; do "$fn" "$item"; done
+        return 0
+    fi
+    local share=$(((JOBS + parallel - 1) / parallel))
+    for item; do
+        while (($(jobs -rp | wc -l) >= parallel)); do wait -n || status=1; done
+        (GMP_JOBS=$share "$fn" "$item") &
+    done
+    while (($(jobs -rp | wc -l) > 0)); do wait -n || status=1; done
+    ((status == 0)) || die "a parallel step failed: $fn (its output is above)"
+}
+
+# GMP for "cpu:os".
+gmp_for() {
+    ensure_gmp "${1%%:*}" "${1#*:}"
+}
+
+# The library for "cpu:os" against its GMP, under build/dist.
+library_for() {
+    local target=dist-lib
+    [[ ${1#*:} == linux ]] || target=dist-lib-windows
+    make -C "$PROJECT_DIR" --no-print-directory "$target" VARIANT="${1%%:*}"
+}
+
 # Every row: GMP and the library for it, then one jar with all of them.
 build_dist() {
-    local start=$SECONDS cpu arch rows=()
+    local start=$SECONDS cpu arch rows=() windows=()
     local cross
     while read -r cpu arch _; do
         cross=$(cross_compiler "$arch")
@@ -420,12 +478,50 @@ build_dist() {
         fi
         rows+=("$cpu")
     done < <(variant_rows)
-    for cpu in "${rows[@]}"; do
-        ensure_gmp "$cpu"
-        make -C "$PROJECT_DIR" --no-print-directory dist-lib VARIANT="$cpu"
-    done
-    make -C "$PROJECT_DIR" --no-print-directory dist-jar DIST_VARIANTS="${rows[*]}"
-    say "build/jbigi.jar: ${#rows[@]} variants, $(du -k "$BUILD_DIR/jbigi.jar" | cut -f1) KiB, $((SECONDS - start))s"
+    # Windows x86-64: a DLL for every x86-64 row, where mingw-w64 is installed.
+    if command -v "$MINGW-gcc" >/dev/null; then
+        while read -r cpu _; do windows+=("$cpu"); done < <(variant_rows x86_64)
+    else
+        say "skipping the Windows DLLs: apt-get install $(cross_package "$MINGW-gcc") to cross-build them"
+    fi
+    local builds=()
+    for cpu in "${rows[@]}"; do builds+=("$cpu:linux"); done
+    for cpu in "${windows[@]}"; do builds+=("$cpu:windows"); done
+    obtain_gmp_source # once, before the builds start
+    in_parallel gmp_for "${builds[@]}"
+    # What every library build shares, made once before they run side by side.
+    make -C "$PROJECT_DIR" --no-print-directory check-header build/obj-flags.stamp
+    in_parallel library_for "${builds[@]}"
+    make -C "$PROJECT_DIR" --no-print-directory dist-jar DIST_VARIANTS="${rows[*]}" DIST_WINDOWS_VARIANTS="${windows[*]}"
+    say "build/jbigi.jar: ${#rows[@]} Linux and ${#windows[@]} Windows variants, $(du -k "$BUILD_DIR/jbigi.jar" | cut -f1) KiB, $((SECONDS - start))s"
+}
+
+# build/i2p/jbigi.jar for an I2P installation: ours (the dist jar's
+# libraries, jcpuid and GMP's licences, under I2P's names) and, from I2P's
+# own jbigi.jar, every entry we do not build: macOS, FreeBSD, 32-bit x86,
+# ARMv5 and ARMv6, PowerPC, and the CPU names we have no library for.  Where
+# both have a name, ours is taken.  Nothing of I2P's is left out, so no
+# platform loses its native library.
+build_i2p_jar() {
+    local theirs=$1 jar_tool merged ours kept=0 replaced=0 name
+    [[ -f $theirs ]] || die "no such file: $theirs (I2P's lib/jbigi.jar)"
+    jar_tool=$(dirname "$(readlink -f "$(command -v javac)")")/jar
+    # JBIGI_DIST_BUILT=1: the dist was just built (the tests), take it as it is.
+    [[ ${JBIGI_DIST_BUILT:-0} == 1 && -d $BUILD_DIR/jar-resources ]] || build_dist
+    scratch_dir
+    merged=$SCRATCH/merged
+    ours=$BUILD_DIR/jar-resources
+    mkdir -p "$merged"
+    (cd "$merged" && "$jar_tool" xf "$(readlink -f "$theirs")") || die "$theirs is not a jar"
+    rm -rf "$merged/META-INF/MANIFEST.MF"
+    while IFS= read -r name; do
+        [[ -e $merged/$name ]] && replaced=$((replaced + 1))
+        mkdir -p "$(dirname "$merged/$name")"
+        cp "$ours/$name" "$merged/$name"
+    done < <(cd "$ours" && find . -type f | sed 's#^\./##' | sort)
+    kept=$(cd "$merged" && find . -type f \( -name '*.so' -o -name '*.dll' -o -name '*.jnilib' -o -name '*.dylib' \) | wc -l)
+    "$jar_tool" --create --file "$BUILD_DIR/i2p/jbigi.jar" --manifest "$BUILD_DIR/jar-manifest" -C "$merged" .
+    say "build/i2p/jbigi.jar: $kept native libraries, ours in place of I2P's for $replaced names, I2P's own for the rest"
 }
 
 main() {
@@ -438,8 +534,15 @@ main() {
             case $2 in
                 static) local cpu; cpu=$(chosen_variant); ensure_gmp "$cpu"; link_gmp static "$cpu" ;;
                 fat) ensure_gmp fat; link_gmp fat fat ;;
+                windows-*) ensure_gmp "${2#windows-}" windows ;;
                 *) ensure_gmp "$2" ;;
             esac
+            return 0
+            ;;
+        i2p-jar)
+            [[ $# -eq 2 ]] || { usage >&2; exit 2; }
+            check_tools dist
+            build_i2p_jar "$2"
             return 0
             ;;
         static | dynamic | fat | dist) [[ $# -le 1 ]] || { usage >&2; exit 2; } ;;

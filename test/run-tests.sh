@@ -52,6 +52,12 @@ rc=$?
 cat "$out/unwind.log"
 tally "$out/unwind.log" check-cfi "$rc"
 
+# ---- the JNI layer without a JVM: every native through a JNIEnv of the harness's own ----
+sh test/jni/run.sh lib/libjbigi.so >"$out/jni-harness.log" 2>&1
+rc=$?
+grep -v '^ok ' "$out/jni-harness.log"
+tally "$out/jni-harness.log" jni-harness "$rc"
+
 # ---- the engines: on this CPU's instructions, and on the model of them ----
 sh test/check-engines.sh >"$out/engines.log" 2>&1
 rc=$?
@@ -68,6 +74,11 @@ if [ "$tier" = all ]; then
 fi
 . test/jdks/jdk.sh
 newer_java=$(jdk_java 25 || jdk_java 26)
+# The dist jar (make check) carries a DLL for every x86-64 row where mingw-w64 built them.
+windows_required=false
+if [ "$tier" = all ] && command -v x86_64-w64-mingw32-gcc >/dev/null; then
+    windows_required=true
+fi
 
 # ---- JUnit 5 tests, against lib/libjbigi.so ----
 # -Xcheck:jni: the JVM checks every JNI call the library makes and prints a
@@ -75,7 +86,8 @@ newer_java=$(jdk_java 25 || jdk_java 26)
 # -Djbigi.soak=true: the million-call leak soak (about 20 s) runs too.
 # -Djbigi.test.newJava: the JDK 24 or later NativeAccessTest runs the jar on.
 junit_suite "$out" -Xcheck:jni -Djava.library.path=lib -Djbigi.test.jar=build/jbigi.jar -Djbigi.soak=true \
-    -Djbigi.vectors=test/vectors/modpow-public.txt ${newer_java:+-Djbigi.test.newJava="$newer_java"}
+    -Djbigi.vectors=test/vectors/modpow-public.txt ${newer_java:+-Djbigi.test.newJava="$newer_java"} \
+    -Djbigi.test.windows=$windows_required
 
 # ---- flags CPUID reports hidden from /proc/cpuinfo: the build, the loader and the tests still follow CPUID ----
 JAVA="$JAVA" JAVAC="$JAVAC" CC="$CC" sh test/cpu/hidden-cpuinfo.sh >"$out/hidden-cpuinfo.log" 2>&1
@@ -95,6 +107,18 @@ if [ "$tier" = all ]; then
     rc=$?
     cat "$out/emulated.log"
     tally "$out/emulated.log" emulated-cpus "$rc"
+
+    # ---- ./build.sh i2p-jar: ours merged into a jar in I2P's layout ----
+    JAVA="$JAVA" sh test/i2pjar/run.sh >"$out/i2pjar.log" 2>&1
+    rc=$?
+    cat "$out/i2pjar.log"
+    tally "$out/i2pjar.log" i2p-jar "$rc"
+
+    # ---- the Windows DLLs under Wine: the C tests, the JNI harness, exports and imports ----
+    JAVA_HOME="${JAVA_HOME:-}" sh test/windows/run.sh >"$out/windows.log" 2>&1
+    rc=$?
+    cat "$out/windows.log"
+    tally "$out/windows.log" windows "$rc"
 
     # ---- the jar on every Java from 8 to 26 ----
     JAVA="$JAVA" JAVAC="$JAVAC" sh test/jdks/run.sh >"$out/jdks.log" 2>&1

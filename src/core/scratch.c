@@ -1,8 +1,8 @@
 /*
  * scratch.c - wiped working memory, see scratch.h.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include "core/scratch.h"
+#include "platform/platform.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,10 +15,10 @@ mp_limb_t *jbigi_scratch_alloc(size_t limbs)
     if (limbs > SIZE_MAX / sizeof(mp_limb_t))
         return NULL;
     mp_limb_t *scratch = malloc(limbs * sizeof(mp_limb_t));
-    /* explicit_bzero rather than memset: the compiler may turn malloc plus
+    /* jbigi_secure_zero rather than memset: the compiler may turn malloc plus
      * memset into calloc, which allocators that watch malloc do not see. */
     if (scratch != NULL)
-        explicit_bzero(scratch, limbs * sizeof(mp_limb_t));
+        jbigi_secure_zero(scratch, limbs * sizeof(mp_limb_t));
     return scratch;
 }
 
@@ -26,7 +26,7 @@ void jbigi_scratch_free(mp_limb_t *scratch, size_t limbs)
 {
     if (scratch == NULL)
         return;
-    /* explicit_bzero, unlike memset, is not removed as a dead store. */
-    explicit_bzero(scratch, limbs * sizeof(mp_limb_t));
+    /* jbigi_secure_zero, unlike memset, is not removed as a dead store. */
+    jbigi_secure_zero(scratch, limbs * sizeof(mp_limb_t));
     free(scratch);
 }

@@ -11,8 +11,8 @@
  * at once; and blocks held by a call that ran out of memory (see
  * jbigi_run_guarded).
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include "core/wipe.h"
+#include "platform/platform.h"
 
 #include <gmp.h>
 #include <setjmp.h>
@@ -61,15 +61,15 @@ static void *wiping_realloc(void *old, size_t old_size, size_t new_size)
 {
     void *p = wiping_alloc(new_size);
     memcpy(p, old, old_size < new_size ? old_size : new_size);
-    explicit_bzero(old, old_size);
+    jbigi_secure_zero(old, old_size);
     free(old);
     return p;
 }
 
 static void wiping_free(void *p, size_t size)
 {
-    /* explicit_bzero, unlike memset, is not removed as a dead store. */
-    explicit_bzero(p, size);
+    /* jbigi_secure_zero, unlike memset, is not removed as a dead store. */
+    jbigi_secure_zero(p, size);
     free(p);
 }
 

@@ -76,6 +76,17 @@ static inline unsigned jbigi_ct_window_width(size_t bits)
 
 #define JBIGI_DRIVER_INLINE static inline __attribute__((always_inline))
 
+/* Leading zero bits of a non-zero limb.  Not __builtin_clzl: long is 32
+ * bits on Windows (LLP64) while a limb is 64. */
+static inline unsigned jbigi_limb_clz(mp_limb_t x)
+{
+#if GMP_LIMB_BITS == 64
+    return (unsigned)__builtin_clzll((unsigned long long)x);
+#else
+    return (unsigned)__builtin_clz((unsigned)x);
+#endif
+}
+
 static inline int jbigi_exponent_bit(const mp_limb_t *e, size_t i)
 {
     return (int)((e[i / GMP_NUMB_BITS] >> (i % GMP_NUMB_BITS)) & 1);
@@ -131,7 +142,7 @@ JBIGI_DRIVER_INLINE int jbigi_drive_base2(const jbigi_mont_ops *ops, const void 
             ops->double_if(ctx, acc, (mp_limb_t)jbigi_exponent_bit(e, i));
         }
     } else {
-        size_t i = (size_t)en * GMP_NUMB_BITS - (size_t)__builtin_clzl(e[en - 1]) - 1;
+        size_t i = (size_t)en * GMP_NUMB_BITS - (size_t)jbigi_limb_clz(e[en - 1]) - 1;
         ops->double_if(ctx, acc, 1); /* 2: the top bit */
         while (i-- > 0) {
             ops->sqr(ctx, acc, acc);
@@ -153,7 +164,7 @@ JBIGI_DRIVER_INLINE int jbigi_drive_base2(const jbigi_mont_ops *ops, const void 
 JBIGI_DRIVER_INLINE int jbigi_drive_window(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
                                            const mp_limb_t *b, const mp_limb_t *e, mp_size_t en)
 {
-    const size_t ebits = (size_t)en * GMP_NUMB_BITS - (size_t)__builtin_clzl(e[en - 1]);
+    const size_t ebits = (size_t)en * GMP_NUMB_BITS - (size_t)jbigi_limb_clz(e[en - 1]);
     const int w = jbigi_window_width(ebits);
     const size_t entries = (size_t)1 << (w - 1), limbs = ops->elem_limbs(ctx);
     mp_limb_t *mem = ops->alloc(ctx, entries + 2);

@@ -1,7 +1,6 @@
 /*
  * jni_util.c - exceptions, operands and results for the JNI entry points.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include "jni/jni_util.h"
 
 #include <jni.h>
@@ -11,6 +10,7 @@
 #include <string.h>
 
 #include "core/convert.h"
+#include "platform/platform.h"
 
 /* Results up to this many bytes are staged on the stack. */
 #define STACK_BUFFER_BYTES 1024
@@ -45,7 +45,7 @@ void jbigi_operand_init(struct jbigi_operand *op)
 void jbigi_operand_release(struct jbigi_operand *op)
 {
     if (op->limbs != NULL) {
-        explicit_bzero(op->limbs, op->nlimbs * sizeof(mp_limb_t));
+        jbigi_secure_zero(op->limbs, op->nlimbs * sizeof(mp_limb_t));
         if (op->limbs != op->stack)
             free(op->limbs);
         op->limbs = NULL;
@@ -219,7 +219,7 @@ jbyteArray jbigi_new_result(JNIEnv *env, const mpz_t value)
     jbigi_export(bytes, len, value);
     (*env)->SetByteArrayRegion(env, result, 0, (jsize)len, (const jbyte *)bytes);
     /* Results can be secrets too (a Diffie-Hellman shared key). */
-    explicit_bzero(bytes, len);
+    jbigi_secure_zero(bytes, len);
     if (bytes != stack_buffer)
         free(bytes);
     return result;
@@ -244,7 +244,7 @@ jbyteArray jbigi_new_result_fixed(JNIEnv *env, const mp_limb_t *limbs, size_t n)
     jbyteArray result = (*env)->NewByteArray(env, (jsize)len);
     if (result != NULL)
         (*env)->SetByteArrayRegion(env, result, 0, (jsize)len, (const jbyte *)bytes + (staged - len));
-    explicit_bzero(bytes, staged);
+    jbigi_secure_zero(bytes, staged);
     if (bytes != stack_buffer)
         free(bytes);
     return result;
@@ -265,7 +265,7 @@ jbyteArray jbigi_new_unsigned_result(JNIEnv *env, const mp_limb_t *limbs, size_t
     jbyteArray result = (*env)->NewByteArray(env, (jsize)len);
     if (result != NULL)
         (*env)->SetByteArrayRegion(env, result, 0, (jsize)len, (const jbyte *)bytes);
-    explicit_bzero(bytes, len);
+    jbigi_secure_zero(bytes, len);
     if (bytes != stack_buffer)
         free(bytes);
     return result;

@@ -1,15 +1,13 @@
 /*
  * table_memory.c - blocks for fixed-base tables, see table_memory.h.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include "platform/table_memory.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
+
+#include "platform/platform.h"
 
 #define TM_MAGIC ((uint64_t)0x4a4254424c4f434bULL) /* "JBTBLOCK" */
 
@@ -23,8 +21,7 @@ static uint64_t magic_at(const void *block)
 /* Bytes mapped for a table of table_bytes bytes: whole pages. */
 static size_t mapped_bytes(size_t table_bytes)
 {
-    long page_size = sysconf(_SC_PAGESIZE);
-    size_t page = page_size > 0 ? (size_t)page_size : 4096;
+    const size_t page = jbigi_page_size();
     return (JBIGI_TM_HEADER_BYTES + table_bytes + page - 1) / page * page;
 }
 
@@ -40,7 +37,6 @@ struct live_block {
 
 /* Sorted by start; blocks never overlap (each is its own mapping).  A few
  * thousand at most (TransparentTables bounds the bytes they hold). */
-static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct live_block *record;
 static size_t record_count, record_capacity;
 
@@ -74,7 +70,7 @@ static struct live_block *holding(uintptr_t address, size_t bytes)
 static int remember(void *block, size_t bytes)
 {
     int rc = 0;
-    pthread_mutex_lock(&record_lock);
+    jbigi_process_lock();
     if (record_count == record_capacity) {
         const size_t capacity = record_capacity ? 2 * record_capacity : 64;
         struct live_block *grown = realloc(record, capacity * sizeof *grown);
@@ -90,7 +86,7 @@ static int remember(void *block, size_t bytes)
     record[i] = (struct live_block){(uintptr_t)block, bytes, 0};
     record_count++;
 done:
-    pthread_mutex_unlock(&record_lock);
+    jbigi_process_unlock();
     return rc;
 }
 
@@ -99,30 +95,30 @@ void *jbigi_tm_acquire(const void *address, size_t bytes)
     if (address == NULL || bytes == 0)
         return NULL;
     void *block = NULL;
-    pthread_mutex_lock(&record_lock);
+    jbigi_process_lock();
     struct live_block *b = holding((uintptr_t)address, bytes);
     if (b != NULL) {
         b->users++;
         block = (void *)b->start;
     }
-    pthread_mutex_unlock(&record_lock);
+    jbigi_process_unlock();
     return block;
 }
 
 void jbigi_tm_release(void *block)
 {
-    pthread_mutex_lock(&record_lock);
+    jbigi_process_lock();
     struct live_block *b = holding((uintptr_t)block, 1);
     if (b != NULL && b->start == (uintptr_t)block && b->users > 0)
         b->users--;
-    pthread_mutex_unlock(&record_lock);
+    jbigi_process_unlock();
 }
 
 size_t jbigi_tm_live_blocks(void)
 {
-    pthread_mutex_lock(&record_lock);
+    jbigi_process_lock();
     const size_t n = record_count;
-    pthread_mutex_unlock(&record_lock);
+    jbigi_process_unlock();
     return n;
 }
 
@@ -140,14 +136,13 @@ void *jbigi_tm_alloc(size_t table_bytes)
     if (table_bytes < 8 || table_bytes > JBIGI_TM_MAX_TABLE_BYTES || table_bytes % 8 != 0)
         return NULL;
     /* Fresh anonymous pages are zero (and page-aligned, so 64-byte aligned). */
-    uint64_t *block = mmap(NULL, mapped_bytes(table_bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                           -1, 0);
-    if (block == MAP_FAILED)
+    uint64_t *block = jbigi_pages_alloc(mapped_bytes(table_bytes));
+    if (block == NULL)
         return NULL;
     block[TM_WORD_MAGIC] = magic_at(block);
     block[TM_WORD_TABLE_BYTES] = table_bytes;
     if (remember(block, JBIGI_TM_HEADER_BYTES + table_bytes) != 0) {
-        munmap(block, mapped_bytes(table_bytes));
+        jbigi_pages_free(block, mapped_bytes(table_bytes));
         return NULL;
     }
     return block;
@@ -168,12 +163,12 @@ void jbigi_tm_wipe(void *block)
     /* Tables hold only powers of a public base, but they are wiped as every
      * other block jbigi gives back is: what is freed holds nothing, whatever
      * the system does with the pages (core dumps, swap). */
-    explicit_bzero(block, mapped_bytes((size_t)header[TM_WORD_TABLE_BYTES]));
+    jbigi_secure_zero(block, mapped_bytes((size_t)header[TM_WORD_TABLE_BYTES]));
 }
 
 int jbigi_tm_free(void *block, size_t block_bytes)
 {
-    pthread_mutex_lock(&record_lock);
+    jbigi_process_lock();
     struct live_block *b = holding((uintptr_t)block, 1);
     int rc = JBIGI_TM_FREED;
     if (b == NULL || b->start != (uintptr_t)block || b->bytes != block_bytes ||
@@ -186,12 +181,12 @@ int jbigi_tm_free(void *block, size_t block_bytes)
         memmove(record + i, record + i + 1, (record_count - i - 1) * sizeof *record);
         record_count--;
     }
-    pthread_mutex_unlock(&record_lock);
+    jbigi_process_unlock();
     if (rc != JBIGI_TM_FREED)
         return rc;
     /* Forgotten: no call can acquire it any more, none holds it. */
     const size_t bytes = mapped_bytes(block_bytes - JBIGI_TM_HEADER_BYTES);
     jbigi_tm_wipe(block);
-    munmap(block, bytes);
+    jbigi_pages_free(block, bytes);
     return JBIGI_TM_FREED;
 }

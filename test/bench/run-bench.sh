@@ -44,7 +44,7 @@ else
     echo "# no OpenSSL headers (apt-get install libssl-dev): no OpenSSL rows" >&2
 fi
 # shellcheck disable=SC2086 # flag lists
-if ! $CC $CFLAGS -Isrc -o "$out/rawgmp" test/bench/rawgmp.c test/bench/rawgmp_openssl.c src/core/wipe.c $GMP_LIBS \
+if ! $CC $CFLAGS -Isrc -o "$out/rawgmp" test/bench/rawgmp.c test/bench/rawgmp_openssl.c src/core/wipe.c src/platform/posix.c $GMP_LIBS \
     $openssl_flags; then
     echo "!! test/bench/rawgmp.c (with src/core/wipe.c) did not compile" >&2
     exit 1

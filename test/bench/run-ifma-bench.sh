@@ -19,7 +19,7 @@ else
 fi
 mkdir -p build/bench
 # The library's sources below JNI, as the C tests link them (the engine
-# needs its CPU check, self-test and the size table of engine.c).
+# needs its CPU check, self-test and the size table of src/engines/registry.c).
 # shellcheck disable=SC2046 # a list of files
 $CC -O2 -std=c11 -Wall -Wextra -Werror $gmp_cflags -Isrc -o build/bench/ifma_bench \
     test/bench/ifma_bench.c $(c_sources_below_jni) $gmp_libs

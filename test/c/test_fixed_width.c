@@ -27,10 +27,10 @@ static void unsigned_import(mpz_t value, const uint8_t *bytes, size_t len)
 static void limbs_value(mpz_t value, const mp_limb_t *limbs, size_t n)
 {
     mpz_set_ui(value, 0);
-    for (size_t i = n; i-- > 0;) {
-        mpz_mul_2exp(value, value, GMP_NUMB_BITS);
-        mpz_add_ui(value, value, limbs[i]);
-    }
+    /* Read in place, not limb by limb through mpz_add_ui: its operand is an
+     * unsigned long, 32 bits on Windows. */
+    mpz_t view;
+    mpz_set(value, mpz_roinit_n(view, limbs, (mp_size_t)n));
 }
 
 /* jbigi_unsigned_to_limbs on len bytes into n limbs: the low 8 n bytes'

@@ -248,7 +248,10 @@ static void check_normalize(int words, long cases)
         int over = 0;
         for (int j = words - 1; j >= 0; j--) {
             mpz_mul_2exp(want, want, 52);
-            mpz_add_ui(want, want, x[j]);
+            /* A limb, not mpz_add_ui's unsigned long (32 bits on Windows). */
+            const mp_limb_t digit = x[j];
+            mpz_t view;
+            mpz_add(want, want, mpz_roinit_n(view, &digit, 1));
             over |= j > 0 && (x[j] & m52) + (x[j - 1] >> 52) > m52;
         }
         overflowing += over;
@@ -257,7 +260,7 @@ static void check_normalize(int words, long cases)
             int ok = 1;
             for (int j = 0; j < words; j++) {
                 mpz_tdiv_q_2exp(part, want, (mp_bitcnt_t)(52 * j));
-                ok &= r[j] == (mpz_get_ui(part) & m52);
+                ok &= r[j] == (mpz_getlimbn(part, 0) & m52);
             }
             CHECK(ok, "normalize words=%d secret=%d case %ld", words, secret, c);
         }

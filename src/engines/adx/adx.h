@@ -30,6 +30,7 @@
 #include <gmp.h>
 
 #include "engines/powm_driver.h"
+#include "platform/asm.h"
 
 /* The largest modulus, in limbs, the engine handles (8192 bits). */
 #define JBIGI_ADX_MAX_LIMBS 128
@@ -163,9 +164,8 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u);
  * and r = a a / 2^256 mod m for a, b in [0, m); r in [0, m), may alias a
  * or b; constant time.  mk is the context's mk4.
  */
-void jbigi_adx_mul4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, const mp_limb_t *mk)
-    __attribute__((visibility("hidden")));
-void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk) __attribute__((visibility("hidden")));
+void jbigi_adx_mul4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, const mp_limb_t *mk) JBIGI_ASM_CALL;
+void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk) JBIGI_ASM_CALL;
 
 /* The engine's select_any (adx_select.c): r = table[index] of count
  * values of N limbs at any address, every entry read in full. */

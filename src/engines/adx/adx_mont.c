@@ -12,7 +12,6 @@
  * The public paths (products of public values) may branch on a value: the
  * last subtraction and the doubling run only when needed.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +24,8 @@
 #include "core/opaque.h"
 #include "cpu/cpu_check.h"
 #include "engines/engine.h"
+#include "platform/platform.h"
+#include "platform/asm.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
 #define ADX_CODE 1
@@ -46,7 +47,7 @@
 static inline mp_limb_t addmul_row(mp_limb_t *rp, const mp_limb_t *up, mp_size_t n, mp_limb_t v)
 {
     mp_limb_t lo, hi, carry, t0, t1;
-    long i = -(long)n;
+    int64_t i = -(int64_t)n; /* a 64-bit index register, whatever long is */
     rp += n;
     up += n;
     __asm__ volatile("xor %k[c], %k[c]\n\t" /* carry = 0; CF = OF = 0 */
@@ -115,11 +116,9 @@ static inline mp_limb_t addmul_row(mp_limb_t *rp, const mp_limb_t *up, mp_size_t
  * k0 and k1 on the stack.
  */
 __asm__(
-    ".pushsection .text\n"
+    JBIGI_ASM_TEXT_BEGIN
     ".p2align 5\n"
-    ".globl jbigi_adx_redc8\n"
-    ".hidden jbigi_adx_redc8\n"
-    ".type jbigi_adx_redc8, @function\n"
+    JBIGI_ASM_FUNCTION(jbigi_adx_redc8)
     /* One product row: q (in rdx) times m[0..7] into the window r0..r7,
      * r0 the lowest; OUT stores r0 once final (phase 2) and zeroes it, as
      * the window's new top. */
@@ -287,15 +286,15 @@ __asm__(
     "  .cfi_restore %rbx\n"
     "  ret\n"
     "  .cfi_endproc\n"
-    ".size jbigi_adx_redc8, .-jbigi_adx_redc8\n"
+    JBIGI_ASM_FUNCTION_END(jbigi_adx_redc8)
     ".purgem JBIGI_ADX_ROW\n"
     ".purgem JBIGI_ADX_Q2\n"
     ".purgem JBIGI_ADX_R\n"
     ".purgem JBIGI_ADX_ADD_T\n"
-    ".popsection\n");
+    JBIGI_ASM_TEXT_END);
 
 mp_limb_t jbigi_adx_redc8(mp_limb_t *t, const mp_limb_t *m, mp_size_t chunks, mp_limb_t k0, mp_limb_t k1)
-    __attribute__((visibility("hidden")));
+    JBIGI_ASM_CALL;
 
 /* The high limb of -m^-1 mod 2^128 (the low one is k0): Newton's step
  * x (2 - m x) doubles the 64 correct bits of m0's inverse; unsigned
@@ -473,14 +472,14 @@ int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int 
 #if ADX_CODE
     jbigi_adx_redc(ctx, ctx->one, power);
 #endif
-    explicit_bzero(power, sizeof(mp_limb_t) * (2 * (size_t)N + 1 + (size_t)div_scratch));
+    jbigi_secure_zero(power, sizeof(mp_limb_t) * (2 * (size_t)N + 1 + (size_t)div_scratch));
     return 0;
 }
 
 void jbigi_adx_ctx_clear(jbigi_adx_ctx *ctx)
 {
     if (ctx->mem != NULL) {
-        explicit_bzero(ctx->mem, ctx->mem_limbs * sizeof(mp_limb_t));
+        jbigi_secure_zero(ctx->mem, ctx->mem_limbs * sizeof(mp_limb_t));
         free(ctx->mem);
     }
     memset(ctx, 0, sizeof *ctx);
@@ -492,7 +491,7 @@ void jbigi_adx_to_mont(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *
     mpn_zero(padded, ctx->N);
     mpn_copyi(padded, a, ctx->n);
     jbigi_adx_mul(ctx, r, padded, ctx->rr);
-    explicit_bzero(padded, sizeof(mp_limb_t) * (size_t)ctx->N);
+    jbigi_secure_zero(padded, sizeof(mp_limb_t) * (size_t)ctx->N);
 }
 
 void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t *a)
@@ -503,8 +502,8 @@ void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t
     mpn_zero(u + N, N);
     jbigi_adx_redc(ctx, r, u);
     mpn_copyi(x, r, ctx->n);
-    explicit_bzero(u, sizeof(mp_limb_t) * 2 * (size_t)N);
-    explicit_bzero(r, sizeof(mp_limb_t) * (size_t)N);
+    jbigi_secure_zero(u, sizeof(mp_limb_t) * 2 * (size_t)N);
+    jbigi_secure_zero(r, sizeof(mp_limb_t) * (size_t)N);
 }
 
 static int cpu_has_adx(void)

@@ -27,13 +27,14 @@
  * zero limb at 0(rsp) for ADCX and ADOX.
  */
 #include "engines/adx/adx.h"
+#include "platform/asm.h"
 
 #include <stdlib.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
 
 __asm__(
-    ".pushsection .text\n"
+    JBIGI_ASM_TEXT_BEGIN
     /* The frame: six saved registers and a zero limb; the CFI says where
      * each saved register is and where the caller's frame starts (the CFA,
      * rsp + 8 on entry), after every push and pop, so that debuggers,
@@ -162,9 +163,7 @@ __asm__(
     /* jbigi_adx_mul4(r = rdi, a = rsi, b = rdx, mk = rcx): T = a b, a row
      * per limb of b. */
     ".p2align 5\n"
-    ".globl jbigi_adx_mul4\n"
-    ".hidden jbigi_adx_mul4\n"
-    ".type jbigi_adx_mul4, @function\n"
+    JBIGI_ASM_FUNCTION(jbigi_adx_mul4)
     "jbigi_adx_mul4:\n"
     "  JBIGI_ADX4_ENTER\n"
     "  mov %rcx, %r8\n"
@@ -186,15 +185,13 @@ __asm__(
     "  JBIGI_ADX4_ROW %rsi, %r13, %r14, %r15, %rbx, %rbp, 0\n"
     "  JBIGI_ADX4_REDUCE\n"
     "  JBIGI_ADX4_LEAVE\n"
-    ".size jbigi_adx_mul4, .-jbigi_adx_mul4\n"
+    JBIGI_ASM_FUNCTION_END(jbigi_adx_mul4)
 
     /* jbigi_adx_sqr4(r = rdi, a = rsi, mk = rdx): T = a a, the six cross
      * products a_i a_j (i < j) once, doubled, then the four squares a_i^2
      * added at limb 2 i. */
     ".p2align 5\n"
-    ".globl jbigi_adx_sqr4\n"
-    ".hidden jbigi_adx_sqr4\n"
-    ".type jbigi_adx_sqr4, @function\n"
+    JBIGI_ASM_FUNCTION(jbigi_adx_sqr4)
     "jbigi_adx_sqr4:\n"
     "  JBIGI_ADX4_ENTER\n"
     "  mov %rdx, %r8\n"
@@ -243,13 +240,13 @@ __asm__(
     "  adc %rcx, %rbp\n"
     "  JBIGI_ADX4_REDUCE\n"
     "  JBIGI_ADX4_LEAVE\n"
-    ".size jbigi_adx_sqr4, .-jbigi_adx_sqr4\n"
+    JBIGI_ASM_FUNCTION_END(jbigi_adx_sqr4)
     ".purgem JBIGI_ADX4_ENTER\n"
     ".purgem JBIGI_ADX4_LEAVE\n"
     ".purgem JBIGI_ADX4_ROW\n"
     ".purgem JBIGI_ADX4_PAIR\n"
     ".purgem JBIGI_ADX4_REDUCE\n"
-    ".popsection\n");
+    JBIGI_ASM_TEXT_END);
 
 #else /* not x86-64: the engine is never available, these are never reached */
 

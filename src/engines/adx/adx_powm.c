@@ -8,12 +8,12 @@
  * through the arithmetic: every value is fully reduced.  b = 2 takes the
  * drivers' base-2 path (squarings and doublings, no table).
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engines/adx/adx.h"
 #include "engines/powm_driver.h"
+#include "platform/platform.h"
 
 static size_t adx_elem_limbs(const void *ctx)
 {
@@ -27,7 +27,7 @@ static mp_limb_t *adx_alloc(const void *ctx, size_t count)
 
 static void adx_release(const void *ctx, mp_limb_t *p, size_t count)
 {
-    explicit_bzero(p, count * adx_elem_limbs(ctx) * sizeof(mp_limb_t));
+    jbigi_secure_zero(p, count * adx_elem_limbs(ctx) * sizeof(mp_limb_t));
     free(p);
 }
 

@@ -22,7 +22,6 @@
  * allocates through GMP: contexts come from calloc, GMP's scratch at these
  * sizes is on the stack.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 
 #include "engines/adx/adx.h"
 #include "engines/selftest_random.h"
+#include "platform/platform.h"
 
 #define SELFTEST_EXPONENT 11u /* binary 1011 */
 
@@ -82,8 +82,8 @@ static int engine_power(mp_limb_t *r, const mp_limb_t *base, const mp_limb_t *m,
     jbigi_adx_double_if(&ctx, acc, 1);
     jbigi_adx_from_mont(&ctx, r, acc);
     jbigi_adx_ctx_clear(&ctx);
-    explicit_bzero(x, sizeof x);
-    explicit_bzero(acc, sizeof acc);
+    jbigi_secure_zero(x, sizeof x);
+    jbigi_secure_zero(acc, sizeof acc);
     return 0;
 }
 
@@ -136,7 +136,7 @@ int jbigi_adx_selftest(int corrupt)
         if (result == 0 && select_check(n, &state, corrupt) != 0)
             result = (int)n;
     }
-    explicit_bzero(want, sizeof want);
-    explicit_bzero(r, sizeof r);
+    jbigi_secure_zero(want, sizeof want);
+    jbigi_secure_zero(r, sizeof r);
     return result;
 }

@@ -9,7 +9,6 @@
  * TODO: a reduction on addmul_2 (GMP's internal mpn_redc_2) would be faster
  * than the public mpn_addmul_1 rows used here.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include "engines/gmp/mpn_mont.h"
 
 #include <stdint.h>
@@ -18,6 +17,7 @@
 
 #include "core/limb_inverse.h"
 #include "core/scratch.h"
+#include "platform/platform.h"
 
 /* r = 2^(GMP_NUMB_BITS k) mod m, for k >= n, by the side-channel-silent
  * division: power (k + 1 limbs) and scratch as mpn_sec_div_r_itch says. */
@@ -62,7 +62,7 @@ int jbigi_mpn_ctx_init(jbigi_mpn_ctx *ctx, const mp_limb_t *m, mp_size_t n, int 
     mpn_copyi(ctx->m, m, n);
     power_of_r(ctx, ctx->rr, 2 * n, scratch, scratch + 2 * n + 1);
     power_of_r(ctx, ctx->one, n, scratch, scratch + 2 * n + 1);
-    explicit_bzero(scratch, work * sizeof(mp_limb_t));
+    jbigi_secure_zero(scratch, work * sizeof(mp_limb_t));
     return 0;
 }
 

@@ -59,7 +59,6 @@
  * Why the kernels look as they do (measurements on an Intel Xeon and an
  * AMD Zen 4, and what was tried and not kept): doc/engines.md.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +66,7 @@
 #include "engines/ifma/ifma_intrin.h"
 #include "core/limb_inverse.h"
 #include "core/opaque.h"
+#include "platform/platform.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
 
@@ -168,7 +168,7 @@ static size_t round64(size_t size)
 uint64_t *jbigi_ifma_alloc(const jbigi_ifma_ctx *ctx, size_t count)
 {
     size_t size = round64((size_t)ctx->words * sizeof(uint64_t) * count);
-    uint64_t *p = aligned_alloc(64, size);
+    uint64_t *p = jbigi_aligned_alloc(64, size);
     if (p != NULL)
         memset(p, 0, size);
     return p;
@@ -178,15 +178,15 @@ void jbigi_ifma_free(uint64_t *p, const jbigi_ifma_ctx *ctx, size_t count)
 {
     if (p == NULL)
         return;
-    explicit_bzero(p, round64((size_t)ctx->words * sizeof(uint64_t) * count));
-    free(p);
+    jbigi_secure_zero(p, round64((size_t)ctx->words * sizeof(uint64_t) * count));
+    jbigi_aligned_free(p);
 }
 
 void jbigi_ifma_ctx_clear(jbigi_ifma_ctx *ctx)
 {
     if (ctx->mem != NULL) {
-        explicit_bzero(ctx->mem, ctx->mem_size);
-        free(ctx->mem);
+        jbigi_secure_zero(ctx->mem, ctx->mem_size);
+        jbigi_aligned_free(ctx->mem);
     }
     memset(ctx, 0, sizeof *ctx);
 }
@@ -216,7 +216,7 @@ static int compute_rr(jbigi_ifma_ctx *ctx, int constant_time)
         mpn_tdiv_qr(tmp, rem, 0, num, nn, ctx->m_limbs, n);
     }
     jbigi_ifma_to_digits(ctx->rr, ctx->words, rem, n);
-    explicit_bzero(num, ((size_t)nn + (size_t)n + scratch) * sizeof(mp_limb_t));
+    jbigi_secure_zero(num, ((size_t)nn + (size_t)n + scratch) * sizeof(mp_limb_t));
     free(num);
     return 0;
 }
@@ -234,7 +234,7 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
     ctx->words = (ctx->digits + 7) & ~7;
     size_t words = (size_t)ctx->words * sizeof(uint64_t);
     ctx->mem_size = 2 * words + round64((size_t)n * sizeof(mp_limb_t));
-    ctx->mem = aligned_alloc(64, ctx->mem_size);
+    ctx->mem = jbigi_aligned_alloc(64, ctx->mem_size);
     if (ctx->mem == NULL)
         return JBIGI_IFMA_NO_MEMORY;
     ctx->m = ctx->mem;
@@ -1244,7 +1244,7 @@ void jbigi_ifma_to_mont(const jbigi_ifma_ctx *ctx, uint64_t *r, const mp_limb_t 
     _Alignas(64) uint64_t t[MAX_WORDS];
     jbigi_ifma_to_digits(t, ctx->words, a, ctx->n);
     jbigi_ifma_mul(ctx, r, t, ctx->rr);
-    explicit_bzero(t, sizeof t);
+    jbigi_secure_zero(t, sizeof t);
 }
 
 void jbigi_ifma_from_mont(const jbigi_ifma_ctx *ctx, mp_limb_t *x, const uint64_t *a)
@@ -1262,6 +1262,6 @@ void jbigi_ifma_from_mont(const jbigi_ifma_ctx *ctx, mp_limb_t *x, const uint64_
     mp_limb_t take = borrow - 1; /* all ones when x >= m */
     for (mp_size_t i = 0; i < n; i++)
         x[i] = (s[i] & take) | (x[i] & ~take);
-    explicit_bzero(t, sizeof t);
-    explicit_bzero(s, sizeof s);
+    jbigi_secure_zero(t, sizeof t);
+    jbigi_secure_zero(s, sizeof s);
 }

@@ -31,13 +31,13 @@
  * the chain from one q to the next dominates there; interleaving
  * independent products would hide it.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engines/ifma/ifma.h"
 #include "engines/ifma/ifma_intrin.h"
 #include "engines/powm_driver.h"
+#include "platform/platform.h"
 
 /* The engine's digits are 64-bit words, which are GMP limbs here. */
 _Static_assert(sizeof(uint64_t) == sizeof(mp_limb_t), "52-bit digits are kept in limbs");

@@ -20,7 +20,6 @@
  * GMP's reference stays cheap at 8192 bits.  33 shapes, about 2 ms in all
  * on an AMD Zen 4 (test_ifma prints the time).
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +27,7 @@
 
 #include "engines/ifma/ifma.h"
 #include "engines/selftest_random.h"
+#include "platform/platform.h"
 
 #define SELFTEST_EXPONENT 11u /* binary 1011 */
 
@@ -151,6 +151,6 @@ int jbigi_ifma_selftest(int corrupt)
         else
             result = verdict(jbigi_ifma_powm_sec(r, b, b, n, m, n), r, want, n, corrupt);
     }
-    explicit_bzero(want, sizeof want);
+    jbigi_secure_zero(want, sizeof want);
     return result;
 }

@@ -128,6 +128,26 @@ final class CpuInfo {
         return "other";
     }
 
+    /**
+     * The vendor string on Windows, which has no /proc/cpuinfo: the system
+     * sets PROCESSOR_IDENTIFIER ("AMD64 Family 25 Model 33 Stepping 0,
+     * AuthenticAMD"); -Djbigi.processorIdentifier stands in for it in the
+     * tests.  "" when neither says.  Only the order of the rows tried
+     * follows it: each library's own CPU check decides.
+     */
+    static String windowsVendor() {
+        String id;
+        try {
+            id = JbigiProperties.get("jbigi.processorIdentifier", System.getenv("PROCESSOR_IDENTIFIER"));
+        } catch (RuntimeException e) { // a security manager that forbids getenv
+            id = null;
+        }
+        if (id == null)
+            return "";
+        int comma = id.lastIndexOf(',');
+        return id.substring(comma + 1).trim();
+    }
+
     /** A CPU nothing is known of: no bundled variant is tried. */
     static CpuInfo none() {
         return new CpuInfo("unrecognized", Collections.<String>emptyList());
@@ -159,6 +179,8 @@ final class CpuInfo {
         } catch (IOException | RuntimeException e) {
             // Not Linux, no procfs, or not allowed: only baseline variants.
         }
+        if (vendorId.isEmpty())
+            vendorId = windowsVendor();
         // x86-64: no flags; the libraries' CPUID checks decide (see above).
         String arch = arch();
         return new CpuInfo(model, candidates(table(), arch, vendor(vendorId), arch.equals("x86_64") ? null : flags));

@@ -3,8 +3,10 @@ package net.i2p.util;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -245,7 +247,10 @@ final class JbigiLoader {
         return new Result(false, status, null, 0, null, cpu, false, null);
     }
 
-    /** I2P's names for bundled libraries, best first: libjbigi-linux-zen2_64.so ... -none_64.so */
+    /**
+     * I2P's names for bundled libraries, best first: libjbigi-linux-zen2_64.so
+     * ... -none_64.so on Linux, jbigi-windows-zen2_64.dll ... on Windows.
+     */
     static List<String> resourceNames(CpuInfo cpu) {
         List<String> names = new ArrayList<String>();
         String os = osName();
@@ -256,16 +261,23 @@ final class JbigiLoader {
         return names;
     }
 
-    /** I2P's name: libjbigi-linux-zen2_64.so for a 64-bit JVM, libjbigi-linux-armv7.so for a 32-bit one. */
-    private static String resourceName(String os, String type) {
+    /**
+     * I2P's name: libjbigi-linux-zen2_64.so for a 64-bit JVM,
+     * libjbigi-linux-armv7.so for a 32-bit one; on Windows
+     * jbigi-windows-zen2_64.dll (no "lib", I2P's own spelling there).
+     */
+    static String resourceName(String os, String type) {
         boolean is64 = "64".equals(JbigiProperties.get("sun.arch.data.model", "64"));
-        return "lib" + "jbigi-" + os + "-" + type + (is64 ? "_64" : "") + ".so";
+        boolean windows = os.equals("windows");
+        return (windows ? "" : "lib") + "jbigi-" + os + "-" + type + (is64 ? "_64" : "") + (windows ? ".dll" : ".so");
     }
 
     private static String osName() {
         String os = JbigiProperties.get("os.name", "").toLowerCase(Locale.US);
         if (os.contains("linux"))
             return "linux";
+        if (os.startsWith("windows"))
+            return "windows";
         if (os.contains("kfreebsd"))
             return "kfreebsd";
         if (os.contains("freebsd"))
@@ -343,8 +355,13 @@ final class JbigiLoader {
                 dir = Files.createTempDirectory(base, "jbigi", ownerDir);
                 file = Files.createTempFile(dir, "libjbigi", ".so", ownerFile);
             } else {
-                dir = Files.createTempDirectory(base, "jbigi");
-                file = Files.createTempFile(dir, "libjbigi", ".so");
+                // Windows: java.io.tmpdir is the user's own (%TEMP% in the
+                // profile), the directory's name is the JDK's random one, and a
+                // loaded DLL cannot be deleted while the JVM runs: copies left
+                // by earlier JVMs are removed here, where no longer in use.
+                removeStaleCopies(base);
+                dir = Files.createTempDirectory(base, COPY_PREFIX);
+                file = Files.createTempFile(dir, "jbigi", name.endsWith(".dll") ? ".dll" : ".so");
                 // Registered in this order, deleted in the reverse: file, then directory.
                 dir.toFile().deleteOnExit();
                 file.toFile().deleteOnExit();
@@ -371,6 +388,37 @@ final class JbigiLoader {
                 deleteQuietly(file, dir);
         }
         return true;
+    }
+
+    /** The directories of copies that outlive their JVM (Windows). */
+    static final String COPY_PREFIX = "jbigi-copy-";
+    /** Copies younger than this may still be on their way to System.load. */
+    private static final long STALE_MILLIS = 10 * 60 * 1000L;
+
+    /**
+     * Deletes the copies earlier JVMs left in base (directories named
+     * COPY_PREFIX..., older than STALE_MILLIS).  A copy another running JVM
+     * has loaded cannot be deleted on Windows and stays; nothing else in
+     * base is touched.  Best effort: never throws.
+     */
+    static void removeStaleCopies(Path base) {
+        long now = System.currentTimeMillis();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(base, COPY_PREFIX + "*")) {
+            for (Path dir : dirs) {
+                if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                        || now - Files.getLastModifiedTime(dir).toMillis() < STALE_MILLIS)
+                    continue;
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+                    for (Path f : files)
+                        Files.deleteIfExists(f);
+                    Files.deleteIfExists(dir);
+                } catch (IOException | RuntimeException e) {
+                    debug("kept " + dir + " (in use?): " + e);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            debug("could not look for old copies in " + base + ": " + e);
+        }
     }
 
     private static void deleteQuietly(Path file, Path dir) {

@@ -1,0 +1,128 @@
+#!/bin/sh
+# The Windows DLLs under Wine (Debian's wine64 runs x86-64 code natively, so
+# the engines' AVX-512 IFMA and MULX/ADX kernels run for real):
+#
+#  1. the C tests (test/c/), built with mingw-w64 against the Windows GMP of
+#     this CPU's variant and the library's sources with the Windows platform
+#     layer, each run under Wine; every engine's test on the instructions
+#     where the CPU has them, and the IFMA engine on the model too;
+#  2. the JNI-level harness (test/jni/) built for Windows, loading each DLL
+#     of build/dist with LoadLibrary and calling every exported Java_*
+#     function through its own JNIEnv: test/vectors, random cases, bad input;
+#  3. each DLL exports the JNI functions and JNI_OnLoad only, and imports
+#     nothing but system DLLs (objdump -p).
+#
+# Needs x86_64-w64-mingw32-gcc (gcc-mingw-w64-x86-64), wine64 and the
+# Windows GMP (./build.sh --gmp-only windows-<variant>); JAVA_HOME for jni.h.
+# Ends with "N passed, N failed, N skipped".
+# shellcheck disable=SC2086 # flag lists kept in variables are meant to split
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. test/lib.sh
+out=build/test/windows
+mkdir -p "$out"
+passed=0
+failed=0
+skipped=0
+MINGW=x86_64-w64-mingw32
+WINE=${WINE:-/usr/lib/wine/wine64}
+JAVA_HOME=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
+
+if ! command -v $MINGW-gcc >/dev/null || [ ! -x "$WINE" ]; then
+    skip "Windows: apt-get install gcc-mingw-w64-x86-64 wine64 to build and run the DLLs' tests"
+    echo "$passed passed, $failed failed, $skipped skipped"
+    exit 0
+fi
+# Wine's own state under build/, made once, quietly.
+export WINEPREFIX="$PWD/build/wine" WINEDEBUG=-all
+mkdir -p "$WINEPREFIX"
+
+variant=$(./build.sh --host-variant 2>/dev/null | tail -n 1)
+gmp=build/gmp-6.2.1-windows-$variant/install
+if [ ! -f "$gmp/lib/libgmp.a" ]; then
+    not_ok "no Windows GMP for $variant: ./build.sh --gmp-only windows-$variant (or ./build.sh dist)"
+    echo "$passed passed, $failed failed, $skipped skipped"
+    exit 1
+fi
+
+# The library's sources below JNI, with the Windows platform layer.
+sources=""
+for f in $(c_sources_below_jni); do
+    case $f in src/platform/posix.c) f=src/platform/windows.c ;; esac
+    sources="$sources $f"
+done
+cflags="-O2 -std=c11 -Wall -Wextra -Werror -Wa,-muse-unaligned-vector-move -Isrc -Itest/c -Itest/model -I$gmp/include -DJBIGI_PRIVATE_GMP"
+
+# Runs $out/$1.exe under Wine with the environment assignments in $2, and counts it.
+run_exe() { # name env
+    env $2 "$WINE" "$out/$1.exe" >"$out/$1.raw" 2>&1
+    rc=$?
+    tr -d '\r' <"$out/$1.raw" >"$out/$1.log"
+    cat "$out/$1.log"
+    tally "$out/$1.log" "windows-$1" "$rc"
+}
+
+# ---- 1. the C tests ----
+# Left to Linux: test_engine starts children with fork; test_table_memory,
+# test_oom and test_wipe interpose on the C library's allocator and mmap by
+# their glibc names (-Wl,--wrap), which the Windows build does not call
+# (platform/windows.c).  The rest run as on Linux.
+for t in $(c_tests); do
+    case $t in test_engine | test_table_memory | test_oom | test_wipe) continue ;; esac
+    if ! $MINGW-gcc $cflags -o "$out/$t.exe" "test/c/$t.c" $sources "$gmp/lib/libgmp.a" -static \
+        $(c_test_link_flags "$t") >"$out/$t.build.log" 2>&1; then
+        cat "$out/$t.build.log"
+        not_ok "$t did not build for Windows"
+        continue
+    fi
+    # A fifth of the random cases (JBIGI_WINDOWS_SCALE percent): the same
+    # code ran every case on Linux; here the port is what is tested.
+    run_exe "$t" "JBIGI_TEST_SCALE=${JBIGI_WINDOWS_SCALE:-20}"
+done
+# The IFMA engine on the model, where the CPU has the instructions (its
+# tests above ran on them): the model's build is checked on Windows too.
+if $MINGW-gcc $cflags -DJBIGI_IFMA_MODEL -o "$out/test_ifma_model.exe" test/c/test_ifma.c $sources \
+    "$gmp/lib/libgmp.a" -static >"$out/test_ifma_model.build.log" 2>&1; then
+    run_exe test_ifma_model "JBIGI_TEST_SCALE=2"
+else
+    cat "$out/test_ifma_model.build.log"
+    not_ok "test_ifma on the model did not build for Windows"
+fi
+
+# ---- 2. the JNI harness against every DLL ----
+dlls=$(ls build/dist/jbigi-windows-*_64.dll 2>/dev/null)
+if [ -z "$dlls" ]; then
+    not_ok "no DLLs in build/dist: ./build.sh dist"
+fi
+for dll in $dlls; do
+    name=$(basename "$dll" .dll)
+    sh test/jni/run.sh --windows "$dll" >"$out/$name.raw" 2>&1
+    rc=$?
+    tr -d '\r' <"$out/$name.raw" >"$out/$name.log"
+    grep -v '^ok ' "$out/$name.log"
+    tally "$out/$name.log" "$name" "$rc"
+done
+
+# ---- 3. what each DLL exports and imports ----
+for dll in $dlls build/jcpuid/jcpuid-x86_64-windows.dll; do
+    [ -f "$dll" ] || continue
+    $MINGW-objdump -p "$dll" >"$out/$(basename "$dll").objdump"
+    imports=$(sed -n 's/^\tDLL Name: //p' "$out/$(basename "$dll").objdump" | sort -u | tr '\n' ' ')
+    foreign=$(printf '%s\n' $imports | grep -viE '^(kernel32|msvcrt|advapi32|user32|ntdll|bcrypt|ucrtbase|api-ms-win-.*)\.dll$')
+    if [ -z "$foreign" ]; then
+        ok "$(basename "$dll") imports system DLLs only: $imports"
+    else
+        not_ok "$(basename "$dll") imports $foreign"
+    fi
+    exports=$(awk '/\[Ordinal\/Name Pointer\] Table/ { on = 1; next } on && /^\t\[/ { print $NF } on && !/^\t\[/ { on = 0 }' \
+        "$out/$(basename "$dll").objdump")
+    stray=$(printf '%s\n' $exports | grep -vE '^(Java_[A-Za-z0-9_]+|JNI_OnLoad)$')
+    if [ -n "$exports" ] && [ -z "$stray" ]; then
+        ok "$(basename "$dll") exports $(printf '%s\n' $exports | wc -l) JNI functions and nothing else"
+    else
+        not_ok "$(basename "$dll") exports: $(printf '%s ' $stray)"
+    fi
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
