@@ -505,6 +505,7 @@ build_dist() {
 build_i2p_jar() {
     local theirs=$1 jar_tool merged ours kept=0 replaced=0 name
     [[ -f $theirs ]] || die "no such file: $theirs (I2P's lib/jbigi.jar)"
+    theirs=$(readlink -f "$theirs")
     jar_tool=$(dirname "$(readlink -f "$(command -v javac)")")/jar
     # JBIGI_DIST_BUILT=1: the dist was just built (the tests), take it as it is.
     [[ ${JBIGI_DIST_BUILT:-0} == 1 && -d $BUILD_DIR/jar-resources ]] || build_dist
@@ -512,7 +513,7 @@ build_i2p_jar() {
     merged=$SCRATCH/merged
     ours=$BUILD_DIR/jar-resources
     mkdir -p "$merged"
-    (cd "$merged" && "$jar_tool" xf "$(readlink -f "$theirs")") || die "$theirs is not a jar"
+    (cd "$merged" && "$jar_tool" xf "$theirs") || die "$theirs is not a jar"
     rm -rf "$merged/META-INF/MANIFEST.MF"
     while IFS= read -r name; do
         [[ -e $merged/$name ]] && replaced=$((replaced + 1))
