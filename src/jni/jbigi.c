@@ -174,14 +174,17 @@ static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray j
         jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to 134217728");
         goto done;
     }
-    size_t en = 0;
-    int read = JBIGI_FIXED_WIDER;
-    if (exp_len <= JBIGI_MAX_OPERAND_BYTES) {
-        en = bounded ? ((size_t)bound_bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS
-                     : jbigi_exponent_own_limbs(env, jexp, exp_len);
-        if (en > 0)
-            read = jbigi_read_exponent_fixed(env, jexp, exp_len, en, &exp);
+    if (exp_len > JBIGI_MAX_OPERAND_BYTES) {
+        /* Over the size limit: the same ArithmeticException, naming the
+         * argument, as every other native gives (the bound is not asked). */
+        jbigi_read_operand(env, jexp, "exponent", &exp);
+        goto done;
     }
+    const size_t en = bounded ? ((size_t)bound_bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS
+                              : jbigi_exponent_own_limbs(env, jexp, exp_len);
+    int read = JBIGI_FIXED_WIDER;
+    if (en > 0)
+        read = jbigi_read_exponent_fixed(env, jexp, exp_len, en, &exp);
     if (read == JBIGI_FIXED_FAILED)
         goto done;
     if (bounded && (read == JBIGI_FIXED_WIDER || !jbigi_limbs_below_bits(exp.limbs, en, (size_t)bound_bits))) {
@@ -191,7 +194,7 @@ static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray j
         goto done;
     }
     if (read == JBIGI_FIXED_WIDER) {
-        /* Negative, or over the size limit: the general path refuses it. */
+        /* Negative, or wider than en limbs: the general path (it refuses a negative one). */
         if (!jbigi_read_operand(env, jexp, "exponent", &exp))
             goto done;
         struct power_call call = {jbigi_modpow_ct, wide_result, base.value, exp.value, mod.value};
