@@ -29,7 +29,11 @@ set -eu
 
 cd "$(dirname "$0")/../.."
 OUT=build/jni-harness
-SOURCES=$(ls test/jni/*.c)
+# All but bench*.c, the second program of this directory (bench.sh).
+SOURCES=
+for source in test/jni/*.c; do
+    case $source in test/jni/bench*) ;; *) SOURCES="$SOURCES $source" ;; esac
+done
 VECTORS=$(ls test/vectors/*.txt)
 WARNINGS="-std=c11 -O2 -Wall -Wextra -Werror"
 

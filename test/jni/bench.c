@@ -1,0 +1,318 @@
+/*
+ * bench.c - times nativeModPow and nativeModPowCT of a jbigi library
+ * through its JNI entry points, with the harness's fake JNIEnv, so that a
+ * Windows DLL (under wine) and the Linux library of the same variant can
+ * be compared call for call.  A measurement: nothing here asserts on time.
+ *
+ *     bench LIBRARY ROUNDS
+ *
+ * For each engine nativeForce accepts ("ifma", "adx", "gmp"; one the CPU
+ * refuses is skipped with a "#" line saying so) and each modulus size of
+ * 1024, 2048 and 4096 bits: a random odd modulus of exactly that many
+ * bits, a random base below it and a random exponent of the same full
+ * width, from a fixed seed (the same operands on every platform).  Each of
+ * ROUNDS rounds repeats the call enough times to last about 20 ms; the
+ * line printed is the median over the rounds of the time per call:
+ *
+ *     engine op bits median_us
+ *
+ * Other lines start with "#".  Each call is a whole JNI call as the
+ * harness makes it (calls.c: the argument arrays made, the native called,
+ * its result copied, the frame popped): that overhead is the same C on
+ * both platforms.  Results are checked against each other (every engine
+ * and both natives must agree for a size); a call that throws or that
+ * disagrees ends the run with status 1.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_clock.h"
+#include "calls.h"
+#include "fake_jni.h"
+#include "loader.h"
+#include "natives.h"
+
+#define ROUND_SECONDS 0.020
+#define MAX_ROUNDS 1000
+#define SEED 0x6a62696769ULL /* "jbigi" */
+
+static const unsigned sizes[] = {1024, 2048, 4096};
+#define N_SIZES (sizeof sizes / sizeof sizes[0])
+
+/* nativeForce's name and what nativeName says once it is in force. */
+static const struct {
+    const char *force;
+    const char *name;
+} engines[] = {{"ifma", "avx512-ifma"}, {"adx", "adx"}, {"gmp", "gmp"}};
+
+/* The library, loaded for the life of the process as in a JVM (and as
+ * jni_harness.c keeps it): static, so still reachable at exit. */
+static struct loader_library *lib;
+
+/* splitmix64 from a fixed seed, not rng.c's (seeded from the clock unless
+ * JBIGI_TEST_SEED is set): the operands must not depend on the
+ * environment. */
+static uint64_t state = SEED;
+
+static unsigned char random_byte(void)
+{
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (unsigned char)((z ^ (z >> 31)) >> 56);
+}
+
+struct operands {
+    struct bytes base, exponent, modulus; /* toByteArray() form */
+    struct bytes result; /* the first engine's nativeModPow, the reference */
+};
+
+/* A positive toByteArray() form of the len unsigned big-endian bytes. */
+static struct bytes positive(const unsigned char *magnitude, size_t len)
+{
+    struct bytes b = bytes_zeros(len + 1); /* a leading 0x00: the sign */
+    memcpy(b.p + 1, magnitude, len);
+    struct bytes canonical = bytes_canonicalize(b.p, b.len);
+    bytes_free(&b);
+    return canonical;
+}
+
+static void make_operands(unsigned bits, struct operands *ops)
+{
+    const size_t len = bits / 8;
+    unsigned char *m = malloc(len), *x = malloc(len);
+    if (m == NULL || x == NULL) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(2);
+    }
+    /* The modulus: exactly bits bits, odd. */
+    for (size_t i = 0; i < len; i++)
+        m[i] = random_byte();
+    m[0] |= 0x80;
+    m[len - 1] |= 1;
+    ops->modulus = positive(m, len);
+    /* The base: uniform below the modulus (a draw of the same width,
+     * again while it is not below; at most 2 draws on average). */
+    do {
+        for (size_t i = 0; i < len; i++)
+            x[i] = random_byte();
+    } while (memcmp(x, m, len) >= 0);
+    ops->base = positive(x, len);
+    /* The exponent: full width, its top bit set. */
+    for (size_t i = 0; i < len; i++)
+        x[i] = random_byte();
+    x[0] |= 0x80;
+    ops->exponent = positive(x, len);
+    ops->result.p = NULL;
+    ops->result.len = 0;
+    free(m);
+    free(x);
+}
+
+static void free_operands(struct operands *ops)
+{
+    bytes_free(&ops->base);
+    bytes_free(&ops->exponent);
+    bytes_free(&ops->modulus);
+    bytes_free(&ops->result);
+}
+
+/* nativeForce(name): whether it was accepted, with nothing pending. */
+static int force(struct harness *h, const char *name)
+{
+    call_begin(h);
+    jstring s = name != NULL ? fake_new_string(h->fe, name) : NULL;
+    const jboolean r = h->n.force(h->env, h->n.engine, s);
+    struct outcome o;
+    call_finish(h, NULL, &o);
+    fake_env_pop_frame(h->fe);
+    const int ok = r == JNI_TRUE && outcome_is_clean(&o);
+    outcome_free(&o);
+    return ok;
+}
+
+/* nativeName or nativeNote now, into text. */
+static void engine_string(struct harness *h, string_fn *fn, char *text, size_t size)
+{
+    struct outcome o;
+    call_string(h, fn, &o);
+    snprintf(text, size, "%s", o.text);
+    outcome_free(&o);
+}
+
+/* One call; exits (status 1) if it threw or broke a JNI rule, or if its
+ * value is not ops->result (the first call of a size sets that). */
+static void checked_call(struct harness *h, power_fn *fn, const char *what, struct operands *ops)
+{
+    struct outcome o;
+    call_power(h, fn, &ops->base, &ops->exponent, &ops->modulus, &o);
+    if (o.thrown[0] != '\0' || o.misuses > 0 || o.value.p == NULL) {
+        char text[1024];
+        fprintf(stderr, "bench: %s: %s\n", what, outcome_describe(&o, text, sizeof text));
+        outcome_free(&o);
+        exit(1);
+    }
+    if (ops->result.p == NULL) {
+        ops->result = o.value;
+        return; /* the outcome's value is now ops->result */
+    }
+    if (!outcome_is_value(&o, &ops->result)) {
+        fprintf(stderr, "bench: %s disagrees with the first result of this size: %s\n", what, o.why);
+        outcome_free(&o);
+        exit(1);
+    }
+    outcome_free(&o);
+}
+
+/* Seconds for n calls. */
+static double timed_calls(struct harness *h, power_fn *fn, struct operands *ops, unsigned long n)
+{
+    struct outcome o;
+    const double start = bench_clock_seconds();
+    for (unsigned long i = 0; i < n; i++) {
+        call_power(h, fn, &ops->base, &ops->exponent, &ops->modulus, &o);
+        outcome_free(&o);
+    }
+    return bench_clock_seconds() - start;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The median over rounds of the seconds per call. */
+static double measure(struct harness *h, power_fn *fn, const char *what, struct operands *ops, int rounds)
+{
+    /* A checked call first (it also warms caches and any lazy setup). */
+    checked_call(h, fn, what, ops);
+    /* Calls per round: doubled until a batch takes 2 ms, then scaled to
+     * ROUND_SECONDS. */
+    unsigned long n = 1;
+    double t = timed_calls(h, fn, ops, n);
+    while (t < 0.002) {
+        n *= 2;
+        t = timed_calls(h, fn, ops, n);
+    }
+    double per_call = t / (double)n;
+    unsigned long calls = (unsigned long)(ROUND_SECONDS / per_call + 0.5);
+    if (calls < 1)
+        calls = 1;
+    double per_round[MAX_ROUNDS];
+    for (int r = 0; r < rounds; r++)
+        per_round[r] = timed_calls(h, fn, ops, calls) / (double)calls;
+    return median(per_round, (size_t)rounds);
+}
+
+static int run(struct harness *h, int rounds)
+{
+    struct operands ops[N_SIZES];
+    for (size_t s = 0; s < N_SIZES; s++)
+        make_operands(sizes[s], &ops[s]);
+
+    char text[256];
+    engine_string(h, h->n.variant, text, sizeof text);
+    printf("# variant %s, %d rounds of ~%.0f ms per figure, median time per call in microseconds\n", text, rounds,
+           ROUND_SECONDS * 1e3);
+    printf("# engine op bits median_us\n");
+    fflush(stdout);
+    for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
+        if (!force(h, engines[e].force)) {
+            engine_string(h, h->n.note, text, sizeof text);
+            printf("# engine %s: skipped, nativeForce(\"%s\") is false on this CPU (%s)\n", engines[e].force,
+                   engines[e].force, text);
+            fflush(stdout);
+            continue;
+        }
+        engine_string(h, h->n.name, text, sizeof text);
+        if (strcmp(text, engines[e].name) != 0) {
+            fprintf(stderr, "bench: nativeForce(\"%s\") accepted, but nativeName is \"%s\"\n", engines[e].force, text);
+            force(h, "auto");
+            for (size_t s = 0; s < N_SIZES; s++)
+                free_operands(&ops[s]);
+            return 1;
+        }
+        const struct {
+            const char *name;
+            power_fn *fn;
+        } timed[] = {{"nativeModPow", h->n.mod_pow}, {"nativeModPowCT", h->n.mod_pow_ct}};
+        for (size_t p = 0; p < sizeof timed / sizeof timed[0]; p++) {
+            for (size_t s = 0; s < N_SIZES; s++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s %s %u bits", engines[e].force, timed[p].name, sizes[s]);
+                const double seconds = measure(h, timed[p].fn, what, &ops[s], rounds);
+                printf("%s %s %u %.2f\n", engines[e].force, timed[p].name, sizes[s], seconds * 1e6);
+                fflush(stdout);
+            }
+        }
+    }
+    force(h, "auto");
+    for (size_t s = 0; s < N_SIZES; s++)
+        free_operands(&ops[s]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    char *end = NULL;
+    const long rounds = argc == 3 ? strtol(argv[2], &end, 10) : 0;
+    if (argc != 3 || end == argv[2] || *end != '\0' || rounds < 1 || rounds > MAX_ROUNDS) {
+        fprintf(stderr, "usage: %s LIBRARY ROUNDS   (ROUNDS 1 to %d)\n", argv[0], MAX_ROUNDS);
+        return 2;
+    }
+    char error[512];
+    lib = loader_open(argv[1], error, sizeof error);
+    if (lib == NULL) {
+        fprintf(stderr, "bench: load %s: %s\n", argv[1], error);
+        return 1;
+    }
+    struct harness h;
+    memset(&h, 0, sizeof h);
+    h.fe = fake_env_create();
+    if (h.fe == NULL) {
+        fprintf(stderr, "bench: out of memory\n");
+        return 2;
+    }
+    h.env = fake_env_jni(h.fe);
+    const int missing = natives_resolve(&h.n, lib);
+    if (missing != 0) {
+        fprintf(stderr, "bench: %s lacks %d export(s):%s\n", argv[1], missing, h.n.missing);
+        fake_env_destroy(h.fe);
+        return 1;
+    }
+    h.n.native_big_integer = fake_new_class(h.fe, "net/i2p/util/NativeBigInteger");
+    h.n.fixed_base = fake_new_class(h.fe, "net/i2p/util/FixedBase");
+    h.n.engine = fake_new_class(h.fe, "net/i2p/util/Engine");
+    fake_pin(h.fe, h.n.native_big_integer);
+    fake_pin(h.fe, h.n.fixed_base);
+    fake_pin(h.fe, h.n.engine);
+
+    /* JNI_OnLoad, as a JVM calls it: a library built for instructions this
+     * CPU lacks refuses here. */
+    call_begin(&h);
+    const jint version = h.n.on_load(fake_env_vm(h.fe), NULL);
+    struct outcome o;
+    call_finish(&h, NULL, &o);
+    fake_env_pop_frame(h.fe);
+    int status;
+    if (version == JNI_ERR || !outcome_is_clean(&o)) {
+        char text[1024];
+        fprintf(stderr, "bench: JNI_OnLoad of %s refused: %s\n", argv[1], outcome_describe(&o, text, sizeof text));
+        status = 1;
+    } else {
+        printf("# bench: %s\n", argv[1]);
+        status = run(&h, (int)rounds);
+    }
+    outcome_free(&o);
+    fake_env_destroy(h.fe);
+    return status;
+}
