@@ -199,6 +199,10 @@ int jbigi_selftest_once(atomic_int *state, int (*test)(int corrupt), const char 
 typedef int (*jbigi_limb_powm)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                                const mp_limb_t *m, mp_size_t n);
 
+/* b (zeroed, as many limbs as m) = base mod m, reduced in variable time:
+ * the base of a variable-time power is public. */
+void jbigi_engine_reduce_base(mp_limb_t *b, const mpz_t base, const mpz_t m);
+
 /*
  * The mpz side of an engine's variable-time power, written once: reduces
  * the base into n limbs of scratch (variable time, public), runs fn, and

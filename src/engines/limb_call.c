@@ -1,15 +1,13 @@
 /*
  * limb_call.c - the mpz side of an engine's power, written once for every
- * engine that works on limbs (engine.h: jbigi_engine_run_powm and
- * jbigi_engine_run_powm_sec).
+ * engine that works on limbs (engine.h: jbigi_engine_reduce_base,
+ * jbigi_engine_run_powm and jbigi_engine_run_powm_sec).
  */
 #include "engines/engine.h"
 
 #include "core/scratch.h"
 
-/* b (zeroed, as many limbs as m) = base mod m, reduced in variable time (the
- * base is public). */
-static void reduced_base(mp_limb_t *b, const mpz_t base, const mpz_t m)
+void jbigi_engine_reduce_base(mp_limb_t *b, const mpz_t base, const mpz_t m)
 {
     if (mpz_sgn(base) >= 0 && mpz_cmp(base, m) < 0) {
         mpn_copyi(b, mpz_limbs_read(base), (mp_size_t)mpz_size(base));
@@ -38,7 +36,7 @@ int jbigi_engine_run_powm(jbigi_limb_powm fn, mpz_t r, const mpz_t base, const m
         return JBIGI_ENGINE_NO_MEMORY;
     mp_limb_t *b = scratch;
     /* mpz_mod may allocate (and jump out): public values only so far. */
-    reduced_base(b, base, m);
+    jbigi_engine_reduce_base(b, base, m);
     mp_limb_t *result = scratch + n;
     const int rc = fn(result, b, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp), mpz_limbs_read(m), n);
     if (rc == JBIGI_ENGINE_DONE) {

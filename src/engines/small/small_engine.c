@@ -13,15 +13,7 @@ static int small_engine_powm(mpz_t r, const mpz_t base, const mpz_t exp, const m
         return JBIGI_ENGINE_UNSUPPORTED;
     /* The base reduced into [0, m) on the stack: no allocation at this size. */
     mp_limb_t b[JBIGI_SMALL_MAX_LIMBS] = {0};
-    if (mpz_sgn(base) >= 0 && mpz_cmp(base, m) < 0) {
-        mpn_copyi(b, mpz_limbs_read(base), (mp_size_t)mpz_size(base));
-    } else {
-        mpz_t reduced;
-        mpz_init(reduced);
-        mpz_mod(reduced, base, m);
-        mpn_copyi(b, mpz_limbs_read(reduced), (mp_size_t)mpz_size(reduced));
-        mpz_clear(reduced);
-    }
+    jbigi_engine_reduce_base(b, base, m);
     mp_limb_t rp[JBIGI_SMALL_MAX_LIMBS];
     if (jbigi_small_powm(rp, b, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp), mpz_limbs_read(m), n) != 0)
         return JBIGI_ENGINE_UNSUPPORTED;
