@@ -126,7 +126,7 @@ OBJ := build/obj-$(GMP)-$(or $(VARIANT),host)-$(notdir $(LIB_CC))
 variant_features = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { for (i = 7; i <= NF; i++) if ($$i != "-") printf "%s ", $$i }' src/cpu/variants.tsv))
 GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
 
-.PHONY: all jar dist dist-lib dist-lib-windows dist-jar test check speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
+.PHONY: all jar dist dist-lib dist-lib-windows dist-jar test check check-all-tiers check-sanitizers speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
 .DELETE_ON_ERROR:
 
 all: lib/libjbigi.so build/jbigi.jar
@@ -338,13 +338,22 @@ test: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 	$(TEST_ENV) sh test/run-tests.sh
 
 # Everything: the dist jar (every variant; GMP builds cached under build/),
-# then make test's checks with the emulated and fetched ones, then the
-# sanitizers and valgrind, then a short fuzz.  Each part ends with its own
-# "N passed, N failed, N skipped".
+# then two halves side by side: make test's checks with the emulated and
+# fetched ones (check-all-tiers), and the sanitizers, valgrind and a short
+# fuzz (check-sanitizers).  Each half runs one process at a time for most of
+# its length, so on 2 cores the pair takes little more than the longer one.
+# Each half's output appears in one block when it ends, and each ends with
+# its own "N passed, N failed, N skipped".
 CHECK_FUZZ_SECONDS ?= 20
 check: lib/libjbigi.so build/cpu-probe
 	./build.sh dist
+	$(MAKE) --no-print-directory build/classes.stamp build/jbigi.jar $(GMP_DEPS)
+	$(MAKE) --no-print-directory -j2 --output-sync=target check-all-tiers check-sanitizers
+
+check-all-tiers:
 	$(TEST_ENV) sh test/run-tests.sh --all
+
+check-sanitizers:
 	$(MAKE) --no-print-directory check-native
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 

@@ -65,20 +65,19 @@ fi
 
 # ---- 2. the IFMA engine on the instructions ----
 if [ "$hardware" = 1 ]; then
-    run_test test_ifma test_ifma "$sources" "" ""
+    if objects=$(compile_objects "$out/obj" "$CC" "$CFLAGS -Isrc" "$sources"); then
+        run_test test_ifma test_ifma "$objects" "" ""
+    else
+        echo "!! the sources did not compile" >&2
+        failed=$((failed + 1))
+    fi
 fi
 
 # ---- 3. the IFMA engine on the model ----
-model_objects=
-for src in $sources; do
-    obj=$out/model-obj/$(basename "$src" .c).o
-    if ! $CC $CFLAGS -DJBIGI_IFMA_MODEL -Isrc -Itest/model -c -o "$obj" "$src" >"$obj.log" 2>&1; then
-        cat "$obj.log"
-        echo "!! $src did not compile with the model" >&2
-        failed=$((failed + 1))
-    fi
-    model_objects="$model_objects $obj"
-done
+if ! model_objects=$(compile_objects "$out/model-obj" "$CC" "$CFLAGS -DJBIGI_IFMA_MODEL -Isrc -Itest/model" "$sources"); then
+    echo "!! the sources did not compile with the model" >&2
+    failed=$((failed + 1))
+fi
 scale=100
 [ "$hardware" = 1 ] && scale=${JBIGI_MODEL_SCALE:-5}
 for t in test_ifma test_arith test_fixedbase; do

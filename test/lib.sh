@@ -20,10 +20,15 @@ read_result() {
     esac
 }
 
-# Adds log $1's result line to the counters.  A log with no result line (the
+# Adds log $1's result line to the counters and says how long the part took
+# (since the previous tally).  A log with no result line (the
 # test crashed), or a non-zero exit code $3 with no failed check, counts as
 # one more failure.  $2 names the test in messages.
+tally_mark=$(date +%s)
 tally() { # log name exit-code
+    tally_now=$(date +%s)
+    echo "# $2: $((tally_now - tally_mark)) s"
+    tally_mark=$tally_now
     if ! read_result "$1"; then
         echo "!! $2 printed no result line: counted as failed" >&2
         failed=$((failed + 1))
@@ -193,6 +198,25 @@ c_sources_below_jni() {
     for f in $(c_sources); do
         grep -q '^#include <jni.h>' "$f" || printf '%s ' "$f"
     done
+}
+
+# Compiles each source of list $4 with compiler $2 and flags $3 into
+# directory $1 (object named after the source's file name), as many at
+# once as there are cores, and prints the objects' paths.  A source that
+# does not compile has its compiler's output shown on stderr, and the
+# status is then 1.  Each C test links these instead of compiling every
+# source again.
+compile_objects() { # dir compiler flags sources
+    mkdir -p "$1"
+    c_status=0
+    # shellcheck disable=SC2016 # $0..$3 belong to the inner shell
+    printf '%s\n' $4 | xargs -P "$(nproc 2>/dev/null || echo 2)" -n 1 sh -c '
+        obj=$0/$(basename "$3" .c).o
+        rm -f "$obj"
+        $1 $2 -c -o "$obj" "$3" >"$obj.log" 2>&1 || { cat "$obj.log" >&2; echo "!! $3 did not compile" >&2; exit 1; }' \
+        "$1" "$2" "$3" || c_status=1
+    for src in $4; do printf '%s ' "$1/$(basename "$src" .c).o"; done
+    return "$c_status"
 }
 
 # The engines' differential tests, which test/check-engines.sh runs on the

@@ -29,11 +29,17 @@ skipped=0
 
 # ---- C tests: the layers below JNI, linked like the library ----
 sources=$(c_sources_below_jni)
+# The sources compiled once, then linked into each test.
+if ! objects=$(compile_objects "$out/obj" "$CC" "$CFLAGS -Isrc" "$sources"); then
+    echo "!! the library's sources did not compile for the C tests" >&2
+    failed=$((failed + 1))
+    failed_in "the C tests' objects"
+fi
 for t in $(c_tests); do
     # The engines' own tests run below, on the instructions or their model.
     case " $(engine_tests) " in *" $t "*) continue ;; esac
     # shellcheck disable=SC2046 # c_test_link_flags gives a list of flags
-    if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" $sources $GMP_LIBS $(c_test_link_flags "$t") \
+    if $CC $CFLAGS -Isrc -Itest/c -o "$out/$t" "test/c/$t.c" $objects $GMP_LIBS $(c_test_link_flags "$t") \
         >"$out/$t.build.log" 2>&1; then
         "$out/$t" >"$out/$t.log" 2>&1
         rc=$?

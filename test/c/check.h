@@ -81,6 +81,16 @@ static inline long test_scale(long count)
     return n > 0 ? n : 1;
 }
 
+/* Whether to run one case of a fixed list (sizes, engines, shapes): always
+ * at JBIGI_TEST_SCALE 100 (the default), else with that percent's chance,
+ * drawn from the seeded generator, so a scaled run (valgrind) tries a
+ * different part of the list each time and a failure replays. */
+static inline int test_sample(void)
+{
+    const long percent = test_scale(100);
+    return percent >= 100 || (long)(rng_next() % 100) < percent;
+}
+
 static inline int finish(const char *name)
 {
     printf("# %s\n%lu passed, %lu failed", name, checks_passed, checks_failed);

@@ -47,7 +47,7 @@ static void check_shape(unsigned mod_bits, unsigned rows, unsigned blocks, int c
         goto out;
     size_t reach = jbigi_fb_max_exponent_bits(table, limbs);
     CHECK(reach >= mod_bits, "reach %zu < %u", reach, mod_bits);
-    for (int i = 0; i < cases; i++) {
+    for (int i = 0; i < (int)test_scale(cases); i++) {
         /* Exponents from 0 to the table's whole reach, some all ones. */
         unsigned bits = (unsigned)(rng_next() % (reach + 1));
         mpz_urandomb(e, state, bits);
@@ -252,6 +252,8 @@ static void check_short_exponents(void)
             if (jbigi_engine_force(engines[sized]) != 0 || jbigi_engine_force(engines[built]) != 0)
                 continue;
             for (size_t s = 0; s < sizeof moduli / sizeof moduli[0]; s++) {
+                if (!test_sample())
+                    continue;
                 const unsigned bits = moduli[s];
                 const unsigned *shape = shapes[(s + sized + built) % (sizeof shapes / sizeof shapes[0])];
                 mpz_urandomb(m, state, bits);
@@ -309,7 +311,8 @@ int main(void)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         for (unsigned rows = 1; rows <= 8; rows++)
             for (unsigned blocks = 1; blocks <= 4; blocks++)
-                check_shape(sizes[i], rows, blocks, sizes[i] > 600 ? 2 : 12);
+                if (test_sample())
+                    check_shape(sizes[i], rows, blocks, sizes[i] > 600 ? 2 : 12);
     check_shape(4096, 8, 2, 6);
     check_shape(4096, 5, 4, 6);
     /* Around and inside the IFMA engine's sizes (tables in its format where it runs). */
