@@ -48,9 +48,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <gmp.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <stdio.h> /* before gmp.h, which then declares mpz_out_str */
+
+#include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
