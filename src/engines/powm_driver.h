@@ -39,10 +39,10 @@ typedef struct {
     /* Products in the domain; r may alias a or b. */
     void (*mul)(const void *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b);
     void (*sqr)(const void *ctx, mp_limb_t *r, const mp_limb_t *a);
-    /* r = table[index] of JBIGI_CT_ENTRIES values from alloc, reading every
-     * entry the same way whatever index is; NULL for the driver's own.  (A
-     * table of another size goes to select_any.) */
-    void (*select)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, unsigned index);
+    /* r = table[index] of count values from alloc, count being the
+     * constant-time window's 16 or 32 entries, reading every entry the same
+     * way whatever index is; NULL for the driver's own. */
+    void (*select)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, unsigned index);
     /* The same over count values at any address (a fixed-base table in a
      * caller's buffer: comb_driver.h); NULL for the driver's own. */
     void (*select_any)(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index);
@@ -268,8 +268,8 @@ static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, siz
 /*
  * x (n limbs) = b^e mod m in constant time: windows of
  * jbigi_ct_window_width bits over all GMP_NUMB_BITS en bits of e from the
- * top, each window's entry read with the engine's select (select_any for a
- * table of other than JBIGI_CT_ENTRIES entries; else the masked one above).  The sequence of products,
+ * top, each window's entry read with the engine's select (else its
+ * select_any, else the masked one above).  The sequence of products,
  * the addresses and the loop counts depend on en and the engine's sizes
  * alone; e's value reaches only the select's masks.  b: n limbs, < m; e: en
  * limbs, any value (e = 0 gives 1 mod m).  The context must have been made
@@ -297,8 +297,8 @@ JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, cons
     }
 #define JBIGI_SELECT(dst, index)                                                                           \
     do {                                                                                                   \
-        if (ops->select != NULL && entries == JBIGI_CT_ENTRIES)                                            \
-            ops->select(ctx, (dst), table, (index));                                                       \
+        if (ops->select != NULL)                                                                           \
+            ops->select(ctx, (dst), table, entries, (index));                                              \
         else if (ops->select_any != NULL)                                                                  \
             ops->select_any(ctx, (dst), table, entries, (index));                                          \
         else if (entries == JBIGI_CT_ENTRIES) /* a constant count: unrolled */                            \

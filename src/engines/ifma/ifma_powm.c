@@ -23,7 +23,7 @@
  * one squaring per exponent bit and one multiplication per window.  The
  * base 2 takes the drivers' base-2 path instead: no table, a squaring and
  * a doubling (jbigi_ifma_double_if) per bit.  The
- * constant-time path also reads all 32 entries per window (about 3% of its
+ * constant-time path also reads all 16 or 32 entries per window (about 3% of its
  * time at 2048 bits: a load and an AVX-512 ternary-logic operation per
  * register of each entry).
  *
@@ -61,7 +61,7 @@ _Static_assert(sizeof(uint64_t) == sizeof(mp_limb_t), "52-bit digits are kept in
 #endif
 #endif
 
-/* dst = table[index] from 32 entries of words digits, reading every entry
+/* dst = table[index] from 16 or 32 entries of words digits, reading every entry
  * in full: an entry is kept under an all-ones mask computed without a
  * branch (jbigi_select_mask), so neither the addresses nor the
  * instructions depend on index. */
@@ -73,18 +73,20 @@ _Static_assert(sizeof(uint64_t) == sizeof(mp_limb_t), "52-bit digits are kept in
 /* Registers of 8 digits in the largest number: 158 digits for 8192 bits. */
 #define SELECT_KMAX 20
 
-/* select32 for K registers of 8 digits: the K accumulators stay in
+/* The select for K registers of 8 digits over count entries (16 or 32:
+ * the constant-time window's tables): the K accumulators stay in
  * registers and each entry's mask is made once, as it is needed, so a
  * select is one load and one ternary-logic operation per register and entry
  * (half the time of keeping the 32 masks on the stack and wiping them: 3%
  * to 4% off modPowCT at 1024 and 2048 bits).  No mask is spilled. */
-static inline __attribute__((always_inline)) SELECT_TARGET void select32_k(uint64_t *dst, const uint64_t *table,
-                                                                          size_t words, unsigned index, const int K)
+static inline __attribute__((always_inline)) SELECT_TARGET void select_k(uint64_t *dst, const uint64_t *table,
+                                                                        size_t words, unsigned index, const int K,
+                                                                        const unsigned count)
 {
     if (K == 1) {
         /* clang leaves a one-element array in a stack slot: one register. */
         __m512i acc = _mm512_setzero_si512();
-        for (unsigned j = 0; j < 32; j++) {
+        for (unsigned j = 0; j < count; j++) {
             const __m512i mask = _mm512_set1_epi64((long long)select_mask(index, j));
             acc = _mm512_ternarylogic_epi64(acc, _mm512_load_si512((const void *)(table + j * words)), mask, 0xF8);
         }
@@ -95,7 +97,7 @@ static inline __attribute__((always_inline)) SELECT_TARGET void select32_k(uint6
 SELECT_UNROLL
     for (int k = 0; k < K; k++)
         acc[k] = _mm512_setzero_si512();
-    for (unsigned j = 0; j < 32; j++) {
+    for (unsigned j = 0; j < count; j++) {
         const __m512i mask = _mm512_set1_epi64((long long)select_mask(index, j));
         const uint64_t *entry = table + j * words;
 SELECT_UNROLL
@@ -107,41 +109,61 @@ SELECT_UNROLL
         _mm512_store_si512((void *)(dst + 8 * k), acc[k]);
 }
 
-/* One function per register count, each with its K a constant: clang
- * would otherwise merge the cases of one switch into a single copy with K
- * a run-time value, whose loops it cannot unroll (the accumulators then
- * live on the stack). */
+/* One function per register count and table size, each with its K a
+ * constant: clang would otherwise merge the cases of one switch into a
+ * single copy with K a run-time value, whose loops it cannot unroll (the
+ * accumulators then live on the stack). */
 #define SELECT_K(K)                                                                                    \
     __attribute__((noinline)) SELECT_TARGET static void select32_##K(uint64_t *dst, const uint64_t *table, \
                                                                      unsigned index)                   \
     {                                                                                                  \
-        select32_k(dst, table, 8 * K, index, K);                                                       \
+        select_k(dst, table, 8 * K, index, K, 32);                                                     \
+    }                                                                                                  \
+    __attribute__((noinline)) SELECT_TARGET static void select16_##K(uint64_t *dst, const uint64_t *table, \
+                                                                     unsigned index)                   \
+    {                                                                                                  \
+        select_k(dst, table, 8 * K, index, K, 16);                                                     \
     }
 SELECT_K(1) SELECT_K(2) SELECT_K(3) SELECT_K(4) SELECT_K(5) SELECT_K(6) SELECT_K(7) SELECT_K(8)
 SELECT_K(9) SELECT_K(10) SELECT_K(11) SELECT_K(12) SELECT_K(13) SELECT_K(14) SELECT_K(15)
 SELECT_K(16) SELECT_K(17) SELECT_K(18) SELECT_K(19) SELECT_K(20)
 #undef SELECT_K
 
-/* Only reached through jbigi_ifma_powm_sec, after ctx_init saw the CPU. */
-SELECT_TARGET static void select32(uint64_t *dst, const uint64_t *table, size_t words, unsigned index)
+/* dst = table[index] of count (16 or 32) entries of words digits, from the
+ * engine's allocator (64-byte aligned).  Only reached through
+ * jbigi_ifma_powm_sec, after ctx_init saw the CPU. */
+SELECT_TARGET static void select_table(uint64_t *dst, const uint64_t *table, size_t words, size_t count,
+                                       unsigned index)
 {
-    switch (words / 8) {
+    if (count == 32) {
+        switch (words / 8) {
 #define SELECT_K(K)                                                                                    \
     case K:                                                                                            \
         select32_##K(dst, table, index);                                                               \
-        break;
-        SELECT_K(1) SELECT_K(2) SELECT_K(3) SELECT_K(4) SELECT_K(5) SELECT_K(6) SELECT_K(7) SELECT_K(8)
-        SELECT_K(9) SELECT_K(10) SELECT_K(11) SELECT_K(12) SELECT_K(13) SELECT_K(14) SELECT_K(15)
-        SELECT_K(16) SELECT_K(17) SELECT_K(18) SELECT_K(19) SELECT_K(20)
+        return;
+            SELECT_K(1) SELECT_K(2) SELECT_K(3) SELECT_K(4) SELECT_K(5) SELECT_K(6) SELECT_K(7) SELECT_K(8)
+            SELECT_K(9) SELECT_K(10) SELECT_K(11) SELECT_K(12) SELECT_K(13) SELECT_K(14) SELECT_K(15)
+            SELECT_K(16) SELECT_K(17) SELECT_K(18) SELECT_K(19) SELECT_K(20)
 #undef SELECT_K
-    default:
-        abort();
+        }
+    } else if (count == 16) {
+        switch (words / 8) {
+#define SELECT_K(K)                                                                                    \
+    case K:                                                                                            \
+        select16_##K(dst, table, index);                                                               \
+        return;
+            SELECT_K(1) SELECT_K(2) SELECT_K(3) SELECT_K(4) SELECT_K(5) SELECT_K(6) SELECT_K(7) SELECT_K(8)
+            SELECT_K(9) SELECT_K(10) SELECT_K(11) SELECT_K(12) SELECT_K(13) SELECT_K(14) SELECT_K(15)
+            SELECT_K(16) SELECT_K(17) SELECT_K(18) SELECT_K(19) SELECT_K(20)
+#undef SELECT_K
+        }
     }
+    abort();
 }
 #else
-static void select32(uint64_t *dst, const uint64_t *table, size_t words, unsigned index)
+static void select_table(uint64_t *dst, const uint64_t *table, size_t words, size_t count, unsigned index)
 {
-    jbigi_masked_select(dst, table, words, JBIGI_CT_ENTRIES, index);
+    jbigi_masked_select(dst, table, words, count, index);
 }
 #endif
 
@@ -226,9 +248,9 @@ static void ifma_sqr(const void *ctx, mp_limb_t *r, const mp_limb_t *a)
     jbigi_ifma_sqr(ctx, r, a);
 }
 
-static void ifma_select(const void *ctx, mp_limb_t *r, const mp_limb_t *table, unsigned index)
+static void ifma_select(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, unsigned index)
 {
-    select32(r, table, (size_t)((const jbigi_ifma_ctx *)ctx)->words, index);
+    select_table(r, table, (size_t)((const jbigi_ifma_ctx *)ctx)->words, count, index);
 }
 
 static void ifma_select_any(const void *ctx, mp_limb_t *r, const mp_limb_t *table, size_t count, size_t index)
