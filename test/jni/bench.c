@@ -4,7 +4,7 @@
  * Windows DLL (under wine) and the Linux library of the same variant can
  * be compared call for call.  A measurement: nothing here asserts on time.
  *
- *     bench LIBRARY ROUNDS
+ *     bench LIBRARY ROUNDS [--lockstep]
  *
  * For each engine nativeForce accepts ("ifma", "adx", "gmp"; one the CPU
  * refuses is skipped with a "#" line saying so) and each modulus size of
@@ -15,6 +15,9 @@
  * line printed is the median over the rounds of the time per call:
  *
  *     engine op bits median_us
+ *
+ * With --lockstep, one such line per round instead (the time per call in
+ * that round), each round started by the driver (wait_for_go).
  *
  * Other lines start with "#".  Each call is a whole JNI call as the
  * harness makes it (calls.c: the argument arrays made, the native called,
@@ -190,30 +193,49 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The median over rounds of the seconds per call. */
-static double measure(struct harness *h, power_fn *fn, const char *what, struct operands *ops, int rounds)
+/* One figure: an engine, a native and a modulus size, and the calls that
+ * make a round of about ROUND_SECONDS. */
+struct row {
+    size_t engine, op, size;
+    unsigned long calls;
+};
+
+static const char *const timed_natives[] = {"nativeModPow", "nativeModPowCT"};
+#define N_OPS (sizeof timed_natives / sizeof timed_natives[0])
+
+static power_fn *native_of(struct harness *h, size_t op)
 {
-    /* A checked call first (it also warms caches and any lazy setup). */
+    return op == 0 ? h->n.mod_pow : h->n.mod_pow_ct;
+}
+
+/* Calls per round: doubled until a batch takes 2 ms, then scaled to
+ * ROUND_SECONDS.  A checked call first (it also warms caches and any lazy
+ * setup). */
+static unsigned long calibrate(struct harness *h, power_fn *fn, const char *what, struct operands *ops)
+{
     checked_call(h, fn, what, ops);
-    /* Calls per round: doubled until a batch takes 2 ms, then scaled to
-     * ROUND_SECONDS. */
     unsigned long n = 1;
     double t = timed_calls(h, fn, ops, n);
     while (t < 0.002) {
         n *= 2;
         t = timed_calls(h, fn, ops, n);
     }
-    double per_call = t / (double)n;
-    unsigned long calls = (unsigned long)(ROUND_SECONDS / per_call + 0.5);
-    if (calls < 1)
-        calls = 1;
-    double per_round[MAX_ROUNDS];
-    for (int r = 0; r < rounds; r++)
-        per_round[r] = timed_calls(h, fn, ops, calls) / (double)calls;
-    return median(per_round, (size_t)rounds);
+    const unsigned long calls = (unsigned long)(ROUND_SECONDS / (t / (double)n) + 0.5);
+    return calls < 1 ? 1 : calls;
 }
 
-static int run(struct harness *h, int rounds)
+/* Lock-step (--lockstep): before each round the bench prints "ready" and
+ * waits for a line "go" on stdin, and after the last it prints "end"; a
+ * driver (bench.sh) alternates the rounds of two such processes, so that
+ * both sides of a ratio run at nearly the same moment of the machine.  End
+ * of input ends the run. */
+static int wait_for_go(void)
+{
+    char line[64];
+    return fgets(line, sizeof line, stdin) != NULL && strncmp(line, "go", 2) == 0;
+}
+
+static int run(struct harness *h, int rounds, int lockstep)
 {
     struct operands ops[N_SIZES];
     for (size_t s = 0; s < N_SIZES; s++)
@@ -221,11 +243,21 @@ static int run(struct harness *h, int rounds)
 
     char text[256];
     engine_string(h, h->n.variant, text, sizeof text);
-    printf("# variant %s, %d rounds of ~%.0f ms per figure, median time per call in microseconds\n", text, rounds,
-           ROUND_SECONDS * 1e3);
-    printf("# engine op bits median_us\n");
+    if (lockstep)
+        printf("# variant %s, lock-step rounds of ~%.0f ms, one line per round, time per call in microseconds\n",
+               text, ROUND_SECONDS * 1e3);
+    else
+        printf("# variant %s, %d rounds of ~%.0f ms per figure, median time per call in microseconds\n", text,
+               rounds, ROUND_SECONDS * 1e3);
+    printf("# engine op bits %s\n", lockstep ? "us" : "median_us");
     fflush(stdout);
-    for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
+
+    /* Every row calibrated before any round is timed: in lock-step the
+     * other process's rounds then never run beside work of this one. */
+    struct row rows[sizeof engines / sizeof engines[0] * N_OPS * N_SIZES];
+    size_t nrows = 0;
+    int status = 0;
+    for (size_t e = 0; e < sizeof engines / sizeof engines[0] && status == 0; e++) {
         if (!force(h, engines[e].force)) {
             engine_string(h, h->n.note, text, sizeof text);
             printf("# engine %s: skipped, nativeForce(\"%s\") is false on this CPU (%s)\n", engines[e].force,
@@ -236,37 +268,62 @@ static int run(struct harness *h, int rounds)
         engine_string(h, h->n.name, text, sizeof text);
         if (strcmp(text, engines[e].name) != 0) {
             fprintf(stderr, "bench: nativeForce(\"%s\") accepted, but nativeName is \"%s\"\n", engines[e].force, text);
-            force(h, "auto");
-            for (size_t s = 0; s < N_SIZES; s++)
-                free_operands(&ops[s]);
-            return 1;
+            status = 1;
+            break;
         }
-        const struct {
-            const char *name;
-            power_fn *fn;
-        } timed[] = {{"nativeModPow", h->n.mod_pow}, {"nativeModPowCT", h->n.mod_pow_ct}};
-        for (size_t p = 0; p < sizeof timed / sizeof timed[0]; p++) {
+        for (size_t p = 0; p < N_OPS; p++) {
             for (size_t s = 0; s < N_SIZES; s++) {
                 char what[96];
-                snprintf(what, sizeof what, "%s %s %u bits", engines[e].force, timed[p].name, sizes[s]);
-                const double seconds = measure(h, timed[p].fn, what, &ops[s], rounds);
-                printf("%s %s %u %.2f\n", engines[e].force, timed[p].name, sizes[s], seconds * 1e6);
+                snprintf(what, sizeof what, "%s %s %u bits", engines[e].force, timed_natives[p], sizes[s]);
+                rows[nrows] = (struct row){e, p, s, calibrate(h, native_of(h, p), what, &ops[s])};
+                nrows++;
+            }
+        }
+    }
+    for (size_t i = 0; i < nrows && status == 0; i++) {
+        const struct row *row = &rows[i];
+        force(h, engines[row->engine].force);
+        power_fn *fn = native_of(h, row->op);
+        double per_round[MAX_ROUNDS];
+        for (int r = 0; r < rounds; r++) {
+            if (lockstep) {
+                printf("ready\n");
+                fflush(stdout);
+                if (!wait_for_go()) {
+                    status = 1;
+                    break;
+                }
+            }
+            per_round[r] = timed_calls(h, fn, &ops[row->size], row->calls) / (double)row->calls;
+            if (lockstep) {
+                printf("%s %s %u %.3f\n", engines[row->engine].force, timed_natives[row->op],
+                       sizes[row->size], per_round[r] * 1e6);
                 fflush(stdout);
             }
         }
+        if (!lockstep && status == 0) {
+            printf("%s %s %u %.2f\n", engines[row->engine].force, timed_natives[row->op], sizes[row->size],
+                   median(per_round, (size_t)rounds) * 1e6);
+            fflush(stdout);
+        }
+    }
+    if (lockstep && status == 0) {
+        printf("end\n");
+        fflush(stdout);
     }
     force(h, "auto");
     for (size_t s = 0; s < N_SIZES; s++)
         free_operands(&ops[s]);
-    return 0;
+    return status;
 }
 
 int main(int argc, char **argv)
 {
     char *end = NULL;
-    const long rounds = argc == 3 ? strtol(argv[2], &end, 10) : 0;
-    if (argc != 3 || end == argv[2] || *end != '\0' || rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "usage: %s LIBRARY ROUNDS   (ROUNDS 1 to %d)\n", argv[0], MAX_ROUNDS);
+    const int lockstep = argc == 4 && strcmp(argv[3], "--lockstep") == 0;
+    const long rounds = argc == 3 || lockstep ? strtol(argv[2], &end, 10) : 0;
+    if ((argc != 3 && !lockstep) || end == argv[2] || *end != '\0' || rounds < 1 || rounds > MAX_ROUNDS) {
+        fprintf(stderr, "usage: %s LIBRARY ROUNDS [--lockstep]   (ROUNDS 1 to %d)\n", argv[0], MAX_ROUNDS);
         return 2;
     }
     char error[512];
@@ -310,7 +367,7 @@ int main(int argc, char **argv)
         status = 1;
     } else {
         printf("# bench: %s\n", argv[1]);
-        status = run(&h, (int)rounds);
+        status = run(&h, (int)rounds, lockstep);
     }
     outcome_free(&o);
     fake_env_destroy(h.fe);
