@@ -2,8 +2,9 @@
 # Runs the tests and ends with one line "N passed, N failed, N skipped" over
 # all of them; exits non-zero if any failed.  Two tiers:
 #   test/run-tests.sh          every check that runs natively on this
-#                              machine (`make test`: about 10 minutes on 2
-#                              cores with GMP built)
+#                              machine, this CPU's Windows DLL under Wine
+#                              among them (`make test`: under 10 minutes on
+#                              2 cores with GMP built)
 #   test/run-tests.sh --all    those, then the ones that emulate or fetch:
 #                              the jar on emulated CPUs and ARM under QEMU,
 #                              the jar on JDK 8 to 26 (`make check`, which
@@ -106,6 +107,14 @@ JBIGI_TEST_TIER=$tier JAVA="$JAVA" JAVAC="$JAVAC" sh test/jcpuid/run.sh >"$out/j
 rc=$?
 cat "$out/jcpuid.log"
 tally "$out/jcpuid.log" jcpuid "$rc"
+
+# ---- this CPU's Windows DLL under Wine (make check's tier runs every DLL and the C tests) ----
+if [ "$tier" = native ]; then
+    JAVA_HOME="${JAVA_HOME:-}" sh test/windows/run.sh --host >"$out/windows.log" 2>&1
+    rc=$?
+    cat "$out/windows.log"
+    tally "$out/windows.log" windows-host "$rc"
+fi
 
 if [ "$tier" = all ]; then
     # ---- the jar on emulated CPUs (qemu-user): the right variant or a clean refusal, never SIGILL ----

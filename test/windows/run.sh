@@ -15,10 +15,23 @@
 # Needs x86_64-w64-mingw32-gcc (gcc-mingw-w64-x86-64), wine64 and the
 # Windows GMP (./build.sh --gmp-only windows-<variant>); JAVA_HOME for jni.h.
 # Ends with "N passed, N failed, N skipped".
+#
+#   test/windows/run.sh          all of it, on every DLL of build/dist
+#                                (`make check`, after ./build.sh dist)
+#   test/windows/run.sh --host   `make test`'s part: builds this CPU's
+#                                variant's GMP for Windows (once, kept under
+#                                build/) and its DLL, then 2 and 3 on that DLL;
+#                                the C tests are left to `make check`
 # shellcheck disable=SC2086 # flag lists kept in variables are meant to split
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . test/lib.sh
+host_only=false
+case ${1:-} in
+--host) host_only=true ;;
+"") ;;
+*) echo "usage: $0 [--host]" >&2; exit 2 ;;
+esac
 out=build/test/windows
 mkdir -p "$out"
 passed=0
@@ -39,6 +52,21 @@ mkdir -p "$WINEPREFIX"
 
 variant=$(./build.sh --host-variant 2>/dev/null | tail -n 1)
 gmp=build/gmp-6.2.1-windows-$variant/install
+host_dll=build/dist/jbigi-windows-${variant}_64.dll
+if $host_only; then
+    if [ ! -f "$gmp/lib/libgmp.a" ]; then
+        echo "# building GMP for Windows ($variant), once: about 3 minutes"
+        ./build.sh --gmp-only "windows-$variant" >"$out/gmp.log" 2>&1 ||
+            { tail -20 "$out/gmp.log"; not_ok "GMP for windows-$variant did not build (log: $out/gmp.log)"; }
+    fi
+    if [ -f "$gmp/lib/libgmp.a" ]; then
+        # As ./build.sh dist builds it: not with the flags make test
+        # exports for the Linux C tests (-fPIC, the host GMP's headers).
+        env -u CFLAGS -u CC -u MAKEFLAGS -u MFLAGS \
+            make --no-print-directory dist-lib-windows VARIANT="$variant" WERROR=1 >"$out/dll.log" 2>&1 ||
+            { tail -20 "$out/dll.log"; not_ok "$host_dll did not build (log: $out/dll.log)"; }
+    fi
+fi
 if [ ! -f "$gmp/lib/libgmp.a" ]; then
     not_ok "no Windows GMP for $variant: ./build.sh --gmp-only windows-$variant (or ./build.sh dist)"
     echo "$passed passed, $failed failed, $skipped skipped"
@@ -62,39 +90,46 @@ run_exe() { # name env
     tally "$out/$1.log" "windows-$1" "$rc"
 }
 
-# ---- 1. the C tests ----
-# Left to Linux: test_engine starts children with fork; test_table_memory,
-# test_oom and test_wipe interpose on the C library's allocator and mmap by
-# their glibc names (-Wl,--wrap), which the Windows build does not call
-# (platform/windows.c).  The rest run as on Linux.
-for t in $(c_tests); do
-    case $t in test_engine | test_table_memory | test_oom | test_wipe) continue ;; esac
-    if ! $MINGW-gcc $cflags -o "$out/$t.exe" "test/c/$t.c" $sources "$gmp/lib/libgmp.a" -static \
-        $(c_test_link_flags "$t") >"$out/$t.build.log" 2>&1; then
-        cat "$out/$t.build.log"
-        not_ok "$t did not build for Windows"
-        continue
+# ---- 1. the C tests (make check only) ----
+if ! $host_only; then
+    # Left to Linux: test_engine starts children with fork; test_table_memory,
+    # test_oom and test_wipe interpose on the C library's allocator and mmap by
+    # their glibc names (-Wl,--wrap), which the Windows build does not call
+    # (platform/windows.c).  The rest run as on Linux.
+    for t in $(c_tests); do
+        case $t in test_engine | test_table_memory | test_oom | test_wipe) continue ;; esac
+        if ! $MINGW-gcc $cflags -o "$out/$t.exe" "test/c/$t.c" $sources "$gmp/lib/libgmp.a" -static \
+            $(c_test_link_flags "$t") >"$out/$t.build.log" 2>&1; then
+            cat "$out/$t.build.log"
+            not_ok "$t did not build for Windows"
+            continue
+        fi
+        # A fifth of the random cases (JBIGI_WINDOWS_SCALE percent): the same
+        # code ran every case on Linux; here the port is what is tested.
+        run_exe "$t" "JBIGI_TEST_SCALE=${JBIGI_WINDOWS_SCALE:-20}"
+    done
+    # The IFMA engine on the model, where the CPU has the instructions (its
+    # tests above ran on them): the model's build is checked on Windows too.
+    if $MINGW-gcc $cflags -DJBIGI_IFMA_MODEL -o "$out/test_ifma_model.exe" test/c/test_ifma.c $sources \
+        "$gmp/lib/libgmp.a" -static >"$out/test_ifma_model.build.log" 2>&1; then
+        run_exe test_ifma_model "JBIGI_TEST_SCALE=2"
+    else
+        cat "$out/test_ifma_model.build.log"
+        not_ok "test_ifma on the model did not build for Windows"
     fi
-    # A fifth of the random cases (JBIGI_WINDOWS_SCALE percent): the same
-    # code ran every case on Linux; here the port is what is tested.
-    run_exe "$t" "JBIGI_TEST_SCALE=${JBIGI_WINDOWS_SCALE:-20}"
-done
-# The IFMA engine on the model, where the CPU has the instructions (its
-# tests above ran on them): the model's build is checked on Windows too.
-if $MINGW-gcc $cflags -DJBIGI_IFMA_MODEL -o "$out/test_ifma_model.exe" test/c/test_ifma.c $sources \
-    "$gmp/lib/libgmp.a" -static >"$out/test_ifma_model.build.log" 2>&1; then
-    run_exe test_ifma_model "JBIGI_TEST_SCALE=2"
-else
-    cat "$out/test_ifma_model.build.log"
-    not_ok "test_ifma on the model did not build for Windows"
 fi
 
 # ---- 2. the JNI harness against every DLL ----
-dlls=$(ls build/dist/jbigi-windows-*_64.dll 2>/dev/null)
+if $host_only; then
+    dlls=$(ls "$host_dll" 2>/dev/null)
+    jcpuid_dll=
+else
+    dlls=$(ls build/dist/jbigi-windows-*_64.dll 2>/dev/null)
+    jcpuid_dll=build/jcpuid/jcpuid-x86_64-windows.dll
+fi
 if [ -z "$dlls" ]; then
     not_ok "no DLLs in build/dist: ./build.sh dist"
 fi
-host_dll=build/dist/jbigi-windows-${variant}_64.dll
 for dll in $dlls; do
     name=$(basename "$dll" .dll)
     # Every case on this CPU's own DLL; a tenth of the random ones on the
@@ -109,7 +144,7 @@ for dll in $dlls; do
 done
 
 # ---- 3. what each DLL exports and imports ----
-for dll in $dlls build/jcpuid/jcpuid-x86_64-windows.dll; do
+for dll in $dlls $jcpuid_dll; do
     [ -f "$dll" ] || continue
     $MINGW-objdump -p "$dll" >"$out/$(basename "$dll").objdump"
     imports=$(sed -n 's/^\tDLL Name: //p' "$out/$(basename "$dll").objdump" | sort -u | tr '\n' ' ')
