@@ -106,10 +106,11 @@ enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const
 
 /*
  * The constant-time power.  Its work follows public sizes only: the
- * modulus' limb count and the exponent's limb count (the en limbs the
- * caller hands over: the value's own limb count in jbigi_modpow_ct, an
- * array's length or a stated bound in the JNI layer), never the exponent's
- * bits.  That is what mpz_powm_sec promises, and what BigInteger shows
+ * modulus' limb count and the exponent's public width: its limb count
+ * (the en limbs the caller hands over: the value's own limb count in
+ * jbigi_modpow_ct, an array's limbs in the JNI layer) or a width in bits
+ * the caller states (jbigi_modpow_ct_bits: a bound, an array's length in
+ * bytes), never the exponent's own bits.  That is what mpz_powm_sec promises, and what BigInteger shows
  * itself (bitLength).  A short secret (a 160-bit DSA nonce under a
  * 1024-bit modulus) so costs what its own limbs need, not the modulus'.
  *
@@ -130,27 +131,28 @@ static mpz_srcptr public_base(mpz_t reduced, const mpz_t base, const mpz_t m)
     return reduced;
 }
 
-/* rp = b^e mod m, b in (0, m), e of en >= 1 limbs (any value), on the
- * engine the registry chooses for constant time (its base-2 path for the
- * base 2 where the registry says so), else the GMP engine.  Each runs over
- * all GMP_NUMB_BITS en bits of e.  No GMP allocation: scratch comes from
- * jbigi_scratch_alloc. */
-static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *e, mp_size_t en, const mpz_t m)
+/* rp = b^e mod m, b in (0, m), e below 2^ebits (ceil(ebits / 64) limbs,
+ * any value), on the engine the registry chooses for constant time (its
+ * base-2 path for the base 2 where the registry says so), else the GMP
+ * engine.  Each runs over the ebits bits.  No GMP allocation: scratch
+ * comes from jbigi_scratch_alloc. */
+static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *e, size_t ebits, const mpz_t m)
 {
+    const mp_size_t en = (mp_size_t)((ebits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
     const mp_size_t n = (mp_size_t)mpz_size(m);
     const mp_size_t bn = (mp_size_t)mpz_size(b);
     const mp_limb_t *mp = mpz_limbs_read(m);
     const jbigi_engine *engine = jbigi_engine_for(n, 1);
     int rc = mpz_cmp_ui(b, 2) == 0 && jbigi_engine_base2(engine, n, 1)
-                 ? engine->powm_base2(rp, e, en, mp, n, 1)
-                 : engine->powm_sec(rp, mpz_limbs_read(b), bn, e, en, mp, n);
+                 ? engine->powm_base2(rp, e, en, mp, n, ebits)
+                 : engine->powm_sec(rp, mpz_limbs_read(b), bn, e, ebits, mp, n);
     if (rc == JBIGI_ENGINE_UNSUPPORTED)
-        rc = jbigi_engine_gmp()->powm_sec(rp, mpz_limbs_read(b), bn, e, en, mp, n);
+        rc = jbigi_engine_gmp()->powm_sec(rp, mpz_limbs_read(b), bn, e, ebits, mp, n);
     return status_of(rc);
 }
 
-enum jbigi_status jbigi_modpow_ct_limbs(mp_limb_t *rp, const mpz_t base, const mp_limb_t *e, mp_size_t en,
-                                        const mpz_t m)
+enum jbigi_status jbigi_modpow_ct_bits(mp_limb_t *rp, const mpz_t base, const mp_limb_t *e, size_t ebits,
+                                       const mpz_t m)
 {
     if (mpz_sgn(m) <= 0)
         return JBIGI_MODULUS_NOT_POSITIVE;
@@ -165,9 +167,15 @@ enum jbigi_status jbigi_modpow_ct_limbs(mp_limb_t *rp, const mpz_t base, const m
     mpz_srcptr b = public_base(reduced, base, m);
     enum jbigi_status status = JBIGI_OK;
     if (mpz_sgn(b) != 0) /* else 0^e = 0 for e > 0 */
-        status = sec_powm(rp, b, e, en, m);
+        status = sec_powm(rp, b, e, ebits, m);
     mpz_clear(reduced);
     return status;
+}
+
+enum jbigi_status jbigi_modpow_ct_limbs(mp_limb_t *rp, const mpz_t base, const mp_limb_t *e, mp_size_t en,
+                                        const mpz_t m)
+{
+    return jbigi_modpow_ct_bits(rp, base, e, (size_t)en * GMP_NUMB_BITS, m);
 }
 
 enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)

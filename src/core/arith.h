@@ -58,6 +58,16 @@ enum jbigi_status jbigi_modpow_ct(mpz_t r, const mpz_t base, const mpz_t exp, co
 enum jbigi_status jbigi_modpow_ct_limbs(mp_limb_t *rp, const mpz_t base, const mp_limb_t *e, mp_size_t en,
                                         const mpz_t m);
 
+/*
+ * The same at a width in bits rather than limbs, for a width the caller
+ * states in bits (a bound, an array's length in bytes): e below 2^ebits,
+ * given as ceil(ebits / 64) limbs, ebits >= 1; every loop count, copy and
+ * buffer follows n, ebits and the base.  jbigi_modpow_ct_limbs is this at
+ * 64 en bits.
+ */
+enum jbigi_status jbigi_modpow_ct_bits(mp_limb_t *rp, const mpz_t base, const mp_limb_t *e, size_t ebits,
+                                       const mpz_t m);
+
 /* r = base^-1 mod m, as BigInteger.modInverse (m == 1 gives 0). */
 enum jbigi_status jbigi_modinverse(mpz_t r, const mpz_t base, const mpz_t m);
 

@@ -71,23 +71,25 @@ typedef struct jbigi_engine {
     int (*powm)(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
     /*
      * The constant-time power: rp (n limbs) = b^e mod m, b in (0, m) of bn
-     * limbs, e of en >= 1 limbs, any value, m odd of n limbs.  Time and
-     * memory accesses follow n and en only.  No GMP allocation (scratch
-     * from core/scratch.h), so running out of memory cannot jump past a
-     * secret.  NULL: the engine has none (the registry never chooses it
-     * then).
+     * limbs, e of ceil(ebits / 64) limbs below 2^ebits (ebits >= 1), any
+     * value, m odd of n limbs.  Time and memory accesses follow n and ebits
+     * only (ebits: 64 times the exponent's limb count, or a bound the
+     * caller states).  No GMP allocation (scratch from core/scratch.h), so
+     * running out of memory cannot jump past a secret.  NULL: the engine
+     * has none (the registry never chooses it then).
      */
-    int (*powm_sec)(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, mp_size_t en,
+    int (*powm_sec)(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, size_t ebits,
                     const mp_limb_t *m, mp_size_t n);
     /*
      * rp (n limbs) = 2^e mod m without a table and without products by the
-     * base: a squaring and a doubling per bit, over all 64 en bits in
-     * constant time.  NULL when the engine has none, or when its powm and
-     * powm_sec choose it themselves; the registry says at which sizes it
-     * is used (jbigi_engine_base2).
+     * base: a squaring and a doubling per bit, e of en limbs; in variable
+     * time when fixed_bits is 0, else in constant time over the low
+     * fixed_bits bits (e below 2^fixed_bits).  NULL when the engine has
+     * none, or when its powm and powm_sec choose it themselves; the
+     * registry says at which sizes it is used (jbigi_engine_base2).
      */
     int (*powm_base2)(mp_limb_t *rp, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n,
-                      int constant_time);
+                      size_t fixed_bits);
 
     /* Fixed-base tables: the format of its entries, or NULL for none. */
     const jbigi_table_format *table_format;
@@ -210,9 +212,14 @@ void jbigi_engine_reduce_base(mp_limb_t *b, const mpz_t base, const mpz_t m);
  */
 int jbigi_engine_run_powm(jbigi_limb_powm fn, mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
 
+/* An engine's constant-time power on limbs: the same over the low ebits
+ * bits of e (ceil(ebits / 64) limbs, below 2^ebits). */
+typedef int (*jbigi_limb_powm_sec)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, size_t ebits,
+                                   const mp_limb_t *m, mp_size_t n);
+
 /* The constant-time side, written once: b (bn limbs) padded to n limbs of
  * scratch, then fn; the padding is wiped. */
-int jbigi_engine_run_powm_sec(jbigi_limb_powm fn, mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn,
-                              const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n);
+int jbigi_engine_run_powm_sec(jbigi_limb_powm_sec fn, mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn,
+                              const mp_limb_t *e, size_t ebits, const mp_limb_t *m, mp_size_t n);
 
 #endif

@@ -47,14 +47,14 @@ int jbigi_engine_run_powm(jbigi_limb_powm fn, mpz_t r, const mpz_t base, const m
     return rc;
 }
 
-int jbigi_engine_run_powm_sec(jbigi_limb_powm fn, mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn,
-                              const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n)
+int jbigi_engine_run_powm_sec(jbigi_limb_powm_sec fn, mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn,
+                              const mp_limb_t *e, size_t ebits, const mp_limb_t *m, mp_size_t n)
 {
     mp_limb_t *padded_base = jbigi_scratch_alloc((size_t)n);
     if (padded_base == NULL)
         return JBIGI_ENGINE_NO_MEMORY;
     mpn_copyi(padded_base, b, bn);
-    const int rc = fn(rp, padded_base, e, en, m, n);
+    const int rc = fn(rp, padded_base, e, ebits, m, n);
     jbigi_scratch_free(padded_base, (size_t)n);
     return rc;
 }

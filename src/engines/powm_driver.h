@@ -123,21 +123,23 @@ static inline int jbigi_is_two(const mp_limb_t *b, size_t n)
 /*
  * x = 2^e mod m, left to right, a squaring per bit and a doubling (the
  * engine's double_if) per bit: from the top set bit of e's en limbs, the
- * doublings only where a bit is set, when fixed_width is 0; over all
- * GMP_NUMB_BITS en bits, each bit handed to double_if, when it is 1 (the
- * constant-time path: which products run and which addresses are read
- * depend on en alone).  e = 0 gives 1 mod m on the second form; the first
- * needs e's top limb non-zero.  Returns a JBIGI_DRIVER_* code.
+ * doublings only where a bit is set, when fixed_bits is 0; over the low
+ * fixed_bits bits of e (e below 2^fixed_bits, en at least
+ * ceil(fixed_bits / GMP_NUMB_BITS)), each bit handed to double_if, when it
+ * is not (the constant-time path: which products run and which addresses
+ * are read depend on fixed_bits alone).  e = 0 gives 1 mod m on the second
+ * form; the first needs e's top limb non-zero.  Returns a JBIGI_DRIVER_*
+ * code.
  */
 JBIGI_DRIVER_INLINE int jbigi_drive_base2(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
-                                          const mp_limb_t *e, mp_size_t en, int fixed_width)
+                                          const mp_limb_t *e, mp_size_t en, size_t fixed_bits)
 {
     mp_limb_t *acc = ops->alloc(ctx, 1);
     if (acc == NULL)
         return JBIGI_DRIVER_NO_MEMORY;
     ops->one(ctx, acc);
-    if (fixed_width) {
-        for (size_t i = (size_t)en * GMP_NUMB_BITS; i-- > 0;) {
+    if (fixed_bits > 0) {
+        for (size_t i = fixed_bits; i-- > 0;) {
             ops->sqr(ctx, acc, acc);
             ops->double_if(ctx, acc, (mp_limb_t)jbigi_exponent_bit(e, i));
         }
@@ -267,18 +269,19 @@ static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, siz
 
 /*
  * x (n limbs) = b^e mod m in constant time: windows of
- * jbigi_ct_window_width bits over all GMP_NUMB_BITS en bits of e from the
- * top, each window's entry read with the engine's select (else its
- * select_any, else the masked one above).  The sequence of products,
- * the addresses and the loop counts depend on en and the engine's sizes
- * alone; e's value reaches only the select's masks.  b: n limbs, < m; e: en
- * limbs, any value (e = 0 gives 1 mod m).  The context must have been made
- * for secret values.
+ * jbigi_ct_window_width bits over the low bits bits of e from the top, each
+ * window's entry read with the engine's select (else its select_any, else
+ * the masked one above).  The sequence of products, the addresses and the
+ * loop counts depend on bits and the engine's sizes alone; e's value
+ * reaches only the select's masks.  b: n limbs, < m; e:
+ * ceil(bits / GMP_NUMB_BITS) limbs, below 2^bits, any value (e = 0 gives 1
+ * mod m); bits >= 1.  The context must have been made for secret values.
  */
 JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
-                                                 const mp_limb_t *b, const mp_limb_t *e, mp_size_t en)
+                                                 const mp_limb_t *b, const mp_limb_t *e, size_t bits)
 {
-    const size_t limbs = ops->elem_limbs(ctx), bits = (size_t)en * GMP_NUMB_BITS;
+    const size_t limbs = ops->elem_limbs(ctx);
+    const mp_size_t en = (mp_size_t)((bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
     const unsigned w = jbigi_ct_window_width(bits);
     const size_t entries = (size_t)1 << w;
     mp_limb_t *mem = ops->alloc(ctx, entries + 2);

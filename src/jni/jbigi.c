@@ -108,13 +108,13 @@ struct ct_call {
     mp_limb_t *rp;
     mpz_srcptr base, mod;
     const mp_limb_t *e;
-    mp_size_t en;
+    size_t ebits; /* the public width the work follows */
 };
 
 static enum jbigi_status run_ct_call(void *context)
 {
     struct ct_call *c = context;
-    return jbigi_modpow_ct_limbs(c->rp, c->base, c->e, c->en, c->mod);
+    return jbigi_modpow_ct_bits(c->rp, c->base, c->e, c->ebits, c->mod);
 }
 
 /* 1 if the en limbs at e are all zero, found without a branch on them. */
@@ -137,7 +137,8 @@ static int all_zero(const mp_limb_t *e, size_t en)
  * ceil(bound_bits / 64) limbs for a bound the caller states (an exponent
  * of 2^bound_bits or more is an IllegalArgumentException).  The array is
  * read by a loop over that width (jbigi_read_exponent_fixed), and the work
- * follows that width and the modulus' limb count alone.  A negative
+ * follows that width (a stated bound: bound_bits itself) and the modulus'
+ * limb count alone.  A negative
  * exponent, or one over the size limit, takes the general path, which
  * refuses it.  The result comes back in toByteArray() form, whose length
  * is the value's (what BigInteger reveals itself).
@@ -213,7 +214,10 @@ static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray j
     const size_t n = mpz_size(mod.value);
     if (!jbigi_operand_space(env, n, &r))
         goto done;
-    struct ct_call call = {r.limbs, base.value, mod.value, exp.limbs, (mp_size_t)en};
+    /* A stated bound is the width itself: the bits from it up to the
+     * limb's end are zero for every exponent the bound allows. */
+    const size_t ebits = bounded ? (size_t)bound_bits : en * GMP_NUMB_BITS;
+    struct ct_call call = {r.limbs, base.value, mod.value, exp.limbs, ebits};
     enum jbigi_status status = jbigi_run_guarded(run_ct_call, &call);
     if (status != JBIGI_OK) {
         jbigi_throw_status(env, status);
@@ -254,9 +258,9 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCTBound(JNIEnv *env, jclass cls, 
 /*
  * The fixed-length form: unsigned big-endian arrays in, the result as
  * exactly the modulus' array length out.  The exponent is read at its
- * array's length rounded up to limbs: that length is the caller's fixed
- * format, public; its value reaches no branch, loop count or buffer
- * choice.  Rules (NativeBigInteger.modPowCT(byte[], byte[],
+ * array's length rounded up to limbs and processed over that length in
+ * bits: the caller's fixed format, public; its value reaches no branch,
+ * loop count or buffer choice.  Rules (NativeBigInteger.modPowCT(byte[], byte[],
  * byte[])): no array null or empty; the modulus odd (so not zero); the
  * exponent not zero.
  */
@@ -293,7 +297,8 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCTFixed(JNIEnv *env, jclass cls,
     }
     if (!jbigi_operand_space(env, n, &r))
         goto done;
-    struct ct_call call = {r.limbs, base.value, mod.value, exp.limbs, (mp_size_t)exp.nlimbs};
+    /* The array's length in bits: the caller's public width. */
+    struct ct_call call = {r.limbs, base.value, mod.value, exp.limbs, 8 * (size_t)exp_len};
     enum jbigi_status status = jbigi_run_guarded(run_ct_call, &call);
     if (status != JBIGI_OK) {
         jbigi_throw_status(env, status);

@@ -119,24 +119,39 @@ static void check_conversions(void)
     }
 }
 
-/* jbigi_modpow_ct_limbs against mpz_powm, the exponent at en limbs. */
-static void check_power(const mpz_t base, const mpz_t exp, const mpz_t m, mp_size_t en)
+/* jbigi_modpow_ct_limbs against mpz_powm, the exponent at en limbs; with
+ * ebits > 0, jbigi_modpow_ct_bits at ebits bits (en must then be
+ * ceil(ebits / 64)). */
+static void check_power_at(const mpz_t base, const mpz_t exp, const mpz_t m, mp_size_t en, size_t ebits)
 {
     const mp_size_t n = (mp_size_t)mpz_size(m);
     mp_limb_t *e = calloc((size_t)en, sizeof(mp_limb_t));
     mpn_copyi(e, mpz_limbs_read(exp), (mp_size_t)mpz_size(exp));
     mp_limb_t *rp = malloc((size_t)n * sizeof(mp_limb_t));
     memset(rp, 0xa5, (size_t)n * sizeof(mp_limb_t));
-    enum jbigi_status status = jbigi_modpow_ct_limbs(rp, base, e, en, m);
+    enum jbigi_status status = ebits > 0 ? jbigi_modpow_ct_bits(rp, base, e, ebits, m)
+                                         : jbigi_modpow_ct_limbs(rp, base, e, en, m);
     mpz_t got, want;
     mpz_inits(got, want, NULL);
     limbs_value(got, rp, (size_t)n);
     mpz_powm(want, base, exp, m);
-    CHECK(status == JBIGI_OK && mpz_cmp(got, want) == 0, "modpow_ct_limbs: %zu-bit modulus, en %ld, status %d",
-          mpz_sizeinbase(m, 2), (long)en, (int)status);
+    CHECK(status == JBIGI_OK && mpz_cmp(got, want) == 0,
+          "modpow_ct_%s: %zu-bit modulus, en %ld, ebits %zu, status %d", ebits > 0 ? "bits" : "limbs",
+          mpz_sizeinbase(m, 2), (long)en, ebits, (int)status);
     mpz_clears(got, want, NULL);
     free(rp);
     free(e);
+}
+
+static void check_power(const mpz_t base, const mpz_t exp, const mpz_t m, mp_size_t en)
+{
+    check_power_at(base, exp, m, en, 0);
+}
+
+/* jbigi_modpow_ct_bits at ebits bits (exp below 2^ebits). */
+static void check_power_bits(const mpz_t base, const mpz_t exp, const mpz_t m, size_t ebits)
+{
+    check_power_at(base, exp, m, (mp_size_t)((ebits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS), ebits);
 }
 
 static void check_powers(void)
@@ -195,7 +210,9 @@ static void check_powers(void)
  * and one limb wider, on every engine this CPU runs (forced one after the
  * other): bit lengths at the limb boundaries and at the bounds DSA and
  * ElGamal use, top bits set and clear below the top one, random bases and
- * the base 2 (its own path on GMP's engine).
+ * the base 2 (its own path on GMP's engine); and at a width in bits
+ * (jbigi_modpow_ct_bits: a stated bound, an array's length): the
+ * exponent's own bit length and a few bits more.
  */
 static void check_short_powers(void)
 {
@@ -230,8 +247,14 @@ static void check_short_powers(void)
                 const mp_size_t own = (mp_size_t)mpz_size(exp);
                 check_power(base, exp, m, own);
                 check_power(base, exp, m, own + 1);
+                /* A width in bits: exactly the exponent's, and a bound a
+                 * few bits above it, within its limb or past it. */
+                check_power_bits(base, exp, m, ebits);
+                check_power_bits(base, exp, m, ebits + 1 + rng_next() % 70);
                 mpz_set_ui(base, 2);
                 check_power(base, exp, m, own);
+                check_power_bits(base, exp, m, ebits);
+                check_power_bits(base, exp, m, ebits + 1 + rng_next() % 70);
             }
         }
     }

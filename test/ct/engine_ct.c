@@ -162,7 +162,7 @@ static int gmp_base2_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t 
                               mp_size_t n)
 {
     (void)b;
-    return jbigi_mpn_powm_base2(r, e, en, m, n, 1);
+    return jbigi_mpn_powm_base2(r, e, en, m, n, (size_t)en * GMP_NUMB_BITS);
 }
 
 int main(int argc, char **argv)

@@ -17,10 +17,10 @@ static int adx_engine_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz
     return jbigi_engine_run_powm(jbigi_adx_powm, r, base, exp, m);
 }
 
-static int adx_engine_powm_sec(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, mp_size_t en,
+static int adx_engine_powm_sec(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, size_t ebits,
                                const mp_limb_t *m, mp_size_t n)
 {
-    return jbigi_engine_run_powm_sec(jbigi_adx_powm_sec, rp, b, bn, e, en, m, n);
+    return jbigi_engine_run_powm_sec(jbigi_adx_powm_sec_bits, rp, b, bn, e, ebits, m, n);
 }
 
 static int selftest_failed(void)

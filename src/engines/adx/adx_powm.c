@@ -128,17 +128,26 @@ int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
 }
 
-int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
-                       mp_size_t n)
+int jbigi_adx_powm_sec_bits(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, size_t ebits,
+                            const mp_limb_t *m, mp_size_t n)
 {
-    if (!supported(n) || en < 1)
+    if (!supported(n) || ebits < 1)
         return JBIGI_ADX_UNSUPPORTED;
     jbigi_adx_ctx ctx;
     if (jbigi_adx_ctx_init(&ctx, m, n, JBIGI_ADX_SECRET) != 0)
         return JBIGI_ADX_NO_MEMORY;
     const jbigi_mont_ops *ops = ctx.N == 4 ? &adx4_mont_ops : &jbigi_adx_mont_ops;
-    int rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(ops, &ctx, r, e, en, 1)
-                                        : jbigi_drive_fixed_window(ops, &ctx, r, b, e, en);
+    const mp_size_t en = (mp_size_t)((ebits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
+    int rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(ops, &ctx, r, e, en, ebits)
+                                        : jbigi_drive_fixed_window(ops, &ctx, r, b, e, ebits);
     jbigi_adx_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
+}
+
+int jbigi_adx_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
+                       mp_size_t n)
+{
+    if (en < 1)
+        return JBIGI_ADX_UNSUPPORTED;
+    return jbigi_adx_powm_sec_bits(r, b, e, (size_t)en * GMP_NUMB_BITS, m, n);
 }

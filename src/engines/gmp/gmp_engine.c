@@ -22,11 +22,11 @@ static int gmp_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
     return JBIGI_ENGINE_DONE;
 }
 
-/* mpn_sec_powm over all 64 en bits of e. */
-static int gmp_powm_sec(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, mp_size_t en,
+/* mpn_sec_powm over the low ebits bits of e: its own unit. */
+static int gmp_powm_sec(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, size_t ebits,
                         const mp_limb_t *m, mp_size_t n)
 {
-    const mp_bitcnt_t enb = (mp_bitcnt_t)en * GMP_NUMB_BITS;
+    const mp_bitcnt_t enb = (mp_bitcnt_t)ebits;
     const size_t scratch_limbs = (size_t)mpn_sec_powm_itch(bn, enb, n);
     mp_limb_t *scratch = jbigi_scratch_alloc(scratch_limbs);
     if (scratch == NULL)
@@ -37,9 +37,9 @@ static int gmp_powm_sec(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const m
 }
 
 static int gmp_powm_base2(mp_limb_t *rp, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n,
-                          int constant_time)
+                          size_t fixed_bits)
 {
-    return jbigi_mpn_powm_base2(rp, e, en, m, n, constant_time) == 0 ? JBIGI_ENGINE_DONE : JBIGI_ENGINE_NO_MEMORY;
+    return jbigi_mpn_powm_base2(rp, e, en, m, n, fixed_bits) == 0 ? JBIGI_ENGINE_DONE : JBIGI_ENGINE_NO_MEMORY;
 }
 
 static int runs_everywhere(void)

@@ -192,12 +192,12 @@ const jbigi_mont_ops jbigi_mpn_mont_ops = {
 };
 
 int jbigi_mpn_powm_base2(mp_limb_t *r, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n,
-                         int constant_time)
+                         size_t fixed_bits)
 {
     jbigi_mpn_ctx ctx;
-    if (jbigi_mpn_ctx_init(&ctx, m, n, constant_time) != 0)
+    if (jbigi_mpn_ctx_init(&ctx, m, n, fixed_bits > 0) != 0)
         return -1;
-    const int rc = jbigi_drive_base2(&jbigi_mpn_mont_ops, &ctx, r, e, en, constant_time);
+    const int rc = jbigi_drive_base2(&jbigi_mpn_mont_ops, &ctx, r, e, en, fixed_bits);
     jbigi_mpn_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : -1;
 }

@@ -62,13 +62,14 @@ extern const jbigi_mont_ops jbigi_mpn_mont_ops;
 /*
  * r (n limbs) = 2^e mod m on the drivers' base-2 path (jbigi_drive_base2):
  * a squaring per exponent bit and a doubling, no table, no products by the
- * base.  m: n >= 1 limbs, odd, top limb non-zero, m > 2.  Variable time: e
- * has en limbs, the top one non-zero.  constant_time: the time and the
- * addresses depend on en and n alone (all GMP_NUMB_BITS en bits, every
- * doubling masked, GMP's side-channel-silent products), e any value.
+ * base.  m: n >= 1 limbs, odd, top limb non-zero, m > 2.  fixed_bits 0:
+ * variable time, e has en limbs, the top one non-zero.  Else constant
+ * time: the time and the addresses depend on fixed_bits and n alone (the
+ * low fixed_bits bits of e, every doubling masked, GMP's
+ * side-channel-silent products), e any value below 2^fixed_bits.
  * Returns 0, or -1 when memory ran out.
  */
 int jbigi_mpn_powm_base2(mp_limb_t *r, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m, mp_size_t n,
-                         int constant_time);
+                         size_t fixed_bits);
 
 #endif

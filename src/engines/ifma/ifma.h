@@ -101,6 +101,12 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
 int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                         const mp_limb_t *m, mp_size_t n);
 
+/* The same over the low ebits >= 1 bits of e (ceil(ebits / 64) limbs,
+ * below 2^ebits): time and addresses follow n and ebits;
+ * jbigi_ifma_powm_sec is this with ebits = 64 en. */
+int jbigi_ifma_powm_sec_bits(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, size_t ebits,
+                             const mp_limb_t *m, mp_size_t n);
+
 /* ---- The Montgomery layer, for callers with their own exponentiation ---- */
 
 /*

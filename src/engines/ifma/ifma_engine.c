@@ -16,9 +16,9 @@ static int ifma_engine_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mp
 }
 
 static int ifma_engine_powm_sec(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e,
-                                mp_size_t en, const mp_limb_t *m, mp_size_t n)
+                                size_t ebits, const mp_limb_t *m, mp_size_t n)
 {
-    return jbigi_engine_run_powm_sec(jbigi_ifma_powm_sec, rp, b, bn, e, en, m, n);
+    return jbigi_engine_run_powm_sec(jbigi_ifma_powm_sec_bits, rp, b, bn, e, ebits, m, n);
 }
 
 static int selftest_failed(void)

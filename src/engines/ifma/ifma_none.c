@@ -50,6 +50,13 @@ int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp
     return JBIGI_IFMA_UNSUPPORTED;
 }
 
+int jbigi_ifma_powm_sec_bits(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, size_t ebits,
+                             const mp_limb_t *m, mp_size_t n)
+{
+    (void)r, (void)b, (void)e, (void)ebits, (void)m, (void)n;
+    return JBIGI_IFMA_UNSUPPORTED;
+}
+
 /* The engine's row (engine.h): never available, so never chosen. */
 static int none_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {
@@ -57,10 +64,10 @@ static int none_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
     return JBIGI_ENGINE_UNSUPPORTED;
 }
 
-static int none_powm_sec(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, mp_size_t en,
+static int none_powm_sec(mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn, const mp_limb_t *e, size_t ebits,
                          const mp_limb_t *m, mp_size_t n)
 {
-    (void)rp, (void)b, (void)bn, (void)e, (void)en, (void)m, (void)n;
+    (void)rp, (void)b, (void)bn, (void)e, (void)ebits, (void)m, (void)n;
     return JBIGI_ENGINE_UNSUPPORTED;
 }
 

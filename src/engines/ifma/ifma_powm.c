@@ -299,17 +299,26 @@ int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_siz
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_IFMA_NO_MEMORY;
 }
 
-int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
-                        const mp_limb_t *m, mp_size_t n)
+int jbigi_ifma_powm_sec_bits(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, size_t ebits,
+                             const mp_limb_t *m, mp_size_t n)
 {
-    if (en < 1)
+    if (ebits < 1)
         return JBIGI_IFMA_UNSUPPORTED;
     jbigi_ifma_ctx ctx;
     int rc = jbigi_ifma_ctx_init(&ctx, m, n, JBIGI_IFMA_CONSTANT_TIME);
     if (rc != 0)
         return rc;
-    rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(&jbigi_ifma_mont_ops, &ctx, r, e, en, 1)
-                                    : jbigi_drive_fixed_window(&jbigi_ifma_mont_ops, &ctx, r, b, e, en);
+    const mp_size_t en = (mp_size_t)((ebits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
+    rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(&jbigi_ifma_mont_ops, &ctx, r, e, en, ebits)
+                                    : jbigi_drive_fixed_window(&jbigi_ifma_mont_ops, &ctx, r, b, e, ebits);
     jbigi_ifma_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_IFMA_NO_MEMORY;
+}
+
+int jbigi_ifma_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                        const mp_limb_t *m, mp_size_t n)
+{
+    if (en < 1)
+        return JBIGI_IFMA_UNSUPPORTED;
+    return jbigi_ifma_powm_sec_bits(r, b, e, (size_t)en * GMP_NUMB_BITS, m, n);
 }

@@ -95,8 +95,8 @@ public class NativeBigInteger extends BigInteger {
     static native byte[] nativeModPowCT(byte[] base, byte[] exponent, byte[] modulus);
 
     /**
-     * nativeModPowCT with the exponent taken at exponentBits rounded up to
-     * limbs, whatever its own length.  Not in I2P's library.
+     * nativeModPowCT with the exponent taken at exponentBits bits, whatever
+     * its own length.  Not in I2P's library.
      *
      * @throws IllegalArgumentException if exponentBits is not from 1 to
      *         2^27, or exponent is negative or 2^exponentBits or more
@@ -107,8 +107,9 @@ public class NativeBigInteger extends BigInteger {
     /**
      * base^exponent mod modulus in constant time on fixed-length unsigned
      * big-endian arrays: the result has exactly modulus.length bytes.  The
-     * exponent is read at its array's length rounded up to limbs, whatever
-     * its value.  Not in I2P's library (version 4).
+     * exponent is read at its array's length rounded up to limbs and
+     * processed over the array's length in bits, whatever its value.  Not
+     * in I2P's library (version 4).
      *
      * @throws NullPointerException if an array is null
      * @throws IllegalArgumentException if an array is empty
@@ -356,7 +357,8 @@ public class NativeBigInteger extends BigInteger {
     /**
      * this^exponent mod m as {@link #modPowCT(BigInteger, BigInteger)}, for
      * a caller who knows a bound on its secret exponent: the exponent is
-     * taken at exponentBits rounded up to whole 64-bit limbs, so the work
+     * processed over exactly exponentBits bits (a fixed-base table's path:
+     * exponentBits rounded up to whole 64-bit limbs), so the work
      * follows exponentBits and the modulus' limb count alone and the
      * exponent's own length never shows (in the library: BigInteger's own
      * handling of it is as there).  The bound is checked before anything
@@ -447,8 +449,9 @@ public class NativeBigInteger extends BigInteger {
      * taken and the memory touched, in this library's code from the array
      * to the result, depend only on the lengths of the three arrays and on
      * the base and modulus (public).  The exponent is processed over its
-     * array's width rounded up to 64-bit limbs (a 20-byte DSA nonce: 192
-     * bits, under any modulus), so give it the length of its bound; the
+     * array's width in bits (a 20-byte DSA nonce: 160 bits, under any
+     * modulus; a fixed-base table's path rounds it up to 64-bit limbs), so
+     * give it the length of its bound; the
      * result's length is the modulus'.  This is what {@link #modPowCT(BigInteger,
      * BigInteger, BigInteger)} cannot give: a {@code BigInteger} exponent
      * shows its own length ({@code toByteArray()} is bitLength/8+1 bytes,
