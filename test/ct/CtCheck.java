@@ -2,6 +2,7 @@ package net.i2p.util;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Random;
 
@@ -138,9 +139,9 @@ public final class CtCheck {
             // repeats, so the table's constant-time path is measured too, with
             // its variable-time path as its own contrast.
             if (fixedBase && NativeBigInteger.hasFixedBase()) {
-                ByteBuffer ctTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
+                ByteBuffer ctTable = liveTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
                         FixedBase.constantTimeBlocks(BITS), BITS);
-                ByteBuffer vtTable = FixedBase.buildTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS),
+                ByteBuffer vtTable = liveTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS),
                         FixedBase.variableTimeBlocks(BITS), BITS);
                 for (Inputs inputs : new Inputs[] {bits, length}) {
                     double c = measure("fixed-base CT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(ctTable, e, true),
@@ -171,7 +172,7 @@ public final class CtCheck {
                     ? measure("nativeModPowCTFixed " + top.name, NativeBigInteger::nativeModPowCTFixed, top.unsigned) : 0;
             double fb = 0;
             if (fixedBase && NativeBigInteger.hasFixedBase()) {
-                ByteBuffer table = FixedBase.buildTable(top.signed.base, top.signed.modulus,
+                ByteBuffer table = liveTable(top.signed.base, top.signed.modulus,
                         FixedBase.constantTimeRows(bits), FixedBase.constantTimeBlocks(bits), bits);
                 fb = measure("fixed-base CT       " + top.name, (b, e, mod) -> FixedBase.nativeModPow(table, e, true),
                         top.signed);
@@ -203,6 +204,19 @@ public final class CtCheck {
     }
 
     /**
+     * A table built in place in a block from nativeAllocateTable, as
+     * FixedBase's own tables are: native code refuses a table anywhere else.
+     * The block lives until the process ends (a few per run).
+     */
+    static ByteBuffer liveTable(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
+        ByteBuffer block = FixedBase.nativeAllocateTable(FixedBase.tableBytes(modulus, rows, blocks));
+        block.position(NativeTable.HEADER_BYTES);
+        ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
+        FixedBase.nativeBuildTable(table, base, modulus, rows, blocks, maxExponentBits);
+        return table;
+    }
+
+    /**
      * The short-exponent experiments (see the class comment); returns the
      * largest |t| of the constant-time natives, of the fixed-base
      * constant-time path, and the smallest of the controls.
@@ -219,7 +233,7 @@ public final class CtCheck {
             double fb = 0, fbb = 0;
             ByteBuffer table = null;
             if (fixedBase) {
-                table = FixedBase.buildTable(top.signed.base, top.signed.modulus, FixedBase.constantTimeRows(bits),
+                table = liveTable(top.signed.base, top.signed.modulus, FixedBase.constantTimeRows(bits),
                         FixedBase.constantTimeBlocks(bits), bits);
                 final ByteBuffer t = table;
                 fb = measure("fixed-base CT       " + top.name, (x, e, m) -> FixedBase.nativeModPow(t, e, true),

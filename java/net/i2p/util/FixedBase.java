@@ -324,7 +324,7 @@ public final class FixedBase implements Closeable {
      * @throws NumberFormatException if modulus is empty
      * @throws IllegalArgumentException if the shape is out of range
      */
-    private static long tableBytes(byte[] modulus, int rows, int blocks) {
+    static long tableBytes(byte[] modulus, int rows, int blocks) {
         if (modulus.length == 0)
             throw new NumberFormatException("Zero length BigInteger");
         // At least 2 bits: a modulus of 0 or 1 is then refused by the build, with its own message.
