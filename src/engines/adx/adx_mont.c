@@ -307,6 +307,77 @@ static mp_limb_t negated_inverse_high(const mp_limb_t *m, mp_size_t n)
     return (mp_limb_t)((0 - x) >> 64);
 }
 
+/*
+ * r = hi + sum of carries[k] 2^(64 8 k) over k < N / 8 (carries[0] is 0:
+ * the carry out of jbigi_adx_redc8's rows i .. i+7 belongs at limb i + 8);
+ * returns the carry out of limb N - 1.  One pass, eight limbs a step, the
+ * carry in CF throughout (LEA and JRCXZ leave the flags alone).  It
+ * replaces an mpn_zero and an mpn_add_n over a mostly zero array, a tenth
+ * of a 1024-bit constant-time power's time between them (doc/engines.md);
+ * GCC's code for _addcarry_u64 in a loop moves the carry through a general
+ * register at every limb.  Which limbs take a carry depends on N alone.
+ */
+static mp_limb_t add_redc8_carries(mp_limb_t *r, const mp_limb_t *hi, const mp_limb_t *carries, mp_size_t N)
+{
+    mp_limb_t t, carry;
+    mp_size_t i = -(N / 8);
+    __asm__ volatile("clc\n"
+                     "1:\n\t"
+                     "mov (%[hi]), %[t]\n\t"
+                     "adc (%[c]), %[t]\n\t"
+                     "mov %[t], (%[r])\n\t"
+                     "mov 8(%[hi]), %[t]\n\t"
+                     "adc $0, %[t]\n\t"
+                     "mov %[t], 8(%[r])\n\t"
+                     "mov 16(%[hi]), %[t]\n\t"
+                     "adc $0, %[t]\n\t"
+                     "mov %[t], 16(%[r])\n\t"
+                     "mov 24(%[hi]), %[t]\n\t"
+                     "adc $0, %[t]\n\t"
+                     "mov %[t], 24(%[r])\n\t"
+                     "mov 32(%[hi]), %[t]\n\t"
+                     "adc $0, %[t]\n\t"
+                     "mov %[t], 32(%[r])\n\t"
+                     "mov 40(%[hi]), %[t]\n\t"
+                     "adc $0, %[t]\n\t"
+                     "mov %[t], 40(%[r])\n\t"
+                     "mov 48(%[hi]), %[t]\n\t"
+                     "adc $0, %[t]\n\t"
+                     "mov %[t], 48(%[r])\n\t"
+                     "mov 56(%[hi]), %[t]\n\t"
+                     "adc $0, %[t]\n\t"
+                     "mov %[t], 56(%[r])\n\t"
+                     "lea 64(%[hi]), %[hi]\n\t"
+                     "lea 64(%[r]), %[r]\n\t"
+                     "lea 8(%[c]), %[c]\n\t"
+                     "lea 1(%[i]), %[i]\n\t"
+                     "jrcxz 2f\n\t"
+                     "jmp 1b\n"
+                     "2:\n\t"
+                     "mov $0, %k[t]\n\t" /* MOV keeps the flags */
+                     "adc $0, %k[t]\n\t"
+                     : [t] "=&r"(t), [hi] "+r"(hi), [r] "+r"(r), [c] "+r"(carries), [i] "+c"(i)
+                     :
+                     : "cc", "memory");
+    carry = t;
+    return carry;
+}
+
+/* r = x - m when keep is all ones, x when it is zero, d holding x - m:
+ * two limbs at a time in SSE2 registers (x86-64's baseline; N is a
+ * multiple of 4), which took three quarters of the time of a loop over
+ * single limbs. */
+static void keep_masked(mp_limb_t *r, const mp_limb_t *d, mp_limb_t keep, mp_size_t N)
+{
+    const __m128i keep_difference = _mm_set1_epi64x((long long)keep);
+    for (mp_size_t i = 0; i < N; i += 2) {
+        const __m128i difference = _mm_loadu_si128((const void *)(d + i));
+        const __m128i sum = _mm_loadu_si128((const void *)(r + i));
+        _mm_storeu_si128((void *)(r + i), _mm_or_si128(_mm_and_si128(keep_difference, difference),
+                                                        _mm_andnot_si128(keep_difference, sum)));
+    }
+}
+
 void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
 {
     const mp_size_t N = ctx->N;
@@ -314,20 +385,19 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
     mp_limb_t high;
     if (N % 8 == 0) {
         /* Eight rows a call (jbigi_adx_redc8).  The carry out of rows i ..
-         * i+7 belongs at u[N + i + 8]: gathered in spread[i + 8], added
-         * in one pass, the last one straight into high.  All N limbs of
-         * spread are added, and the loop writes only every eighth: the
-         * others are zeroed here, whatever the work area held before. */
-        mp_limb_t *spread = ctx->work + 2 * N, last = 0;
-        mpn_zero(spread, N);
+         * i+7 belongs at u[N + i + 8]: kept in carries[i / 8 + 1] and added in
+         * the one pass over the high half, the last one straight into
+         * high. */
+        mp_limb_t *carries = ctx->work + 2 * N, last = 0;
+        carries[0] = 0;
         for (mp_size_t i = 0; i < N; i += 8) {
             const mp_limb_t carry = jbigi_adx_redc8(u + i, m, N / 8, ctx->k0, ctx->k1);
             if (i + 8 < N)
-                spread[i + 8] = carry;
+                carries[i / 8 + 1] = carry;
             else
                 last = carry;
         }
-        high = mpn_add_n(r, u + N, spread, N) + last;
+        high = add_redc8_carries(r, u + N, carries, N) + last;
     } else {
         /* Row i clears u[i]; the row's carry is parked there (GMP's redc_1
          * does the same) and all of them are added in one pass at the end. */
@@ -344,20 +414,12 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u)
         return;
     }
     /* Secret values: compute r - m always and keep it under a mask when
-     * high is set or the subtraction does not borrow; two limbs at a time
-     * in SSE2 registers (x86-64's baseline; N is a multiple of 4), which
-     * took three quarters of the time of a loop over single limbs. */
+     * high is set or the subtraction does not borrow. */
     mp_limb_t *d = u; /* u's low half is free now */
     const mp_limb_t borrow = mpn_sub_n(d, r, m, N);
     mp_limb_t keep = 0 - ((high | (borrow ^ 1)) & 1);
     JBIGI_OPAQUE(keep);
-    const __m128i keep_difference = _mm_set1_epi64x((long long)keep);
-    for (mp_size_t i = 0; i < N; i += 2) {
-        const __m128i difference = _mm_loadu_si128((const void *)(d + i));
-        const __m128i sum = _mm_loadu_si128((const void *)(r + i));
-        _mm_storeu_si128((void *)(r + i), _mm_or_si128(_mm_and_si128(keep_difference, difference),
-                                                        _mm_andnot_si128(keep_difference, sum)));
-    }
+    keep_masked(r, d, keep, N);
 }
 
 /* The products go to the context's work area (ctx_clear wipes it): 2 N
