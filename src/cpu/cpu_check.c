@@ -44,7 +44,8 @@ static const struct feature features[] = {
     {"xsave", 1, ECX, 26, NO_STATE},    {"avx", 1, ECX, 28, YMM_STATE},     {"f16c", 1, ECX, 29, YMM_STATE},
     {"bmi1", 7, EBX, 3, NO_STATE},      {"avx2", 7, EBX, 5, YMM_STATE},     {"bmi2", 7, EBX, 8, NO_STATE},
     {"avx512f", 7, EBX, 16, ZMM_STATE}, {"adx", 7, EBX, 19, NO_STATE},      {"avx512ifma", 7, EBX, 21, ZMM_STATE},
-    {"avx512vl", 7, EBX, 31, ZMM_STATE}, {"lahf_lm", 0x80000001u, ECX, 0, NO_STATE},
+    {"avx512bw", 7, EBX, 30, ZMM_STATE}, {"avx512vl", 7, EBX, 31, ZMM_STATE},
+    {"lahf_lm", 0x80000001u, ECX, 0, NO_STATE},
     {"abm", 0x80000001u, ECX, 5, NO_STATE}, {"sse4a", 0x80000001u, ECX, 6, NO_STATE},
 };
 

@@ -25,4 +25,11 @@ UINT64_C(0x5a03ab7f748ea826), /* cmpgt_epu64 */
 UINT64_C(0xcdfec1438ded1e91), /* cmpeq_epu64 */
 UINT64_C(0xcdfec1438ded1e91), /* cmpeq_epi64 */
 UINT64_C(0x3c9cd492185f10fb), /* cmpeq_self */
+UINT64_C(0x7de4c619c6177887), /* kunpackb */
+UINT64_C(0x39c2ad6c4f850311), /* kunpackw */
+UINT64_C(0xcf3807f2e5200fa2), /* kadd32 */
+UINT64_C(0x293616274e83bb00), /* kxor32 */
+UINT64_C(0x6eaf461628d103bd), /* kshiftli32 */
+UINT64_C(0x6e6d50988f328e20), /* kshiftri32_8 */
+UINT64_C(0x7764c41dccb74091), /* kshiftri32_16 */
 UINT64_C(0x0f0b2108fedf011c), /* memory */

@@ -32,6 +32,8 @@ typedef struct {
     uint64_t lane[2];
 } __m128i;
 typedef uint8_t __mmask8;
+typedef uint16_t __mmask16;
+typedef uint32_t __mmask32;
 
 #define MODEL_M52 ((UINT64_C(1) << 52) - 1)
 #define MODEL_FN static inline __attribute__((always_inline))
@@ -281,6 +283,41 @@ MODEL_FN __mmask8 _mm512_cmpeq_epu64_mask(__m512i a, __m512i b)
 MODEL_FN __mmask8 _mm512_cmpeq_epi64_mask(__m512i a, __m512i b)
 {
     return _mm512_cmpeq_epu64_mask(a, b);
+}
+
+/* ---- Arithmetic on mask registers (AVX512F kunpckbw; AVX512BW the rest) ---- */
+
+/* Low 8 bits from b, the next 8 from a. */
+MODEL_FN __mmask16 _mm512_kunpackb(__mmask16 a, __mmask16 b)
+{
+    return (__mmask16)((a & 0xffu) << 8 | (b & 0xffu));
+}
+
+/* Low 16 bits from b, the next 16 from a. */
+MODEL_FN __mmask32 _mm512_kunpackw(__mmask32 a, __mmask32 b)
+{
+    return (a & 0xffffu) << 16 | (b & 0xffffu);
+}
+
+MODEL_FN __mmask32 _kadd_mask32(__mmask32 a, __mmask32 b)
+{
+    return a + b;
+}
+
+MODEL_FN __mmask32 _kxor_mask32(__mmask32 a, __mmask32 b)
+{
+    return a ^ b;
+}
+
+/* Shifts by 32 or more give 0, as the instructions do. */
+MODEL_FN __mmask32 _kshiftli_mask32(__mmask32 a, unsigned count)
+{
+    return count > 31 ? 0 : a << count;
+}
+
+MODEL_FN __mmask32 _kshiftri_mask32(__mmask32 a, unsigned count)
+{
+    return count > 31 ? 0 : a >> count;
 }
 
 /* ---- Lane movement ---- */

@@ -4,10 +4,11 @@
  * Baseline x86-64 code only: it runs before anything knows the answer.
  *
  * The CPU must report the instructions (CPUID leaf 7: AVX512F, AVX512IFMA,
- * AVX512VL, and BMI2 for the scalar side's mulx, which every CPU with IFMA
- * has) and the OS must save the registers they use across context switches
- * (CPUID leaf 1 OSXSAVE, then XGETBV: XCR0 bits 1 and 2 for the SSE/AVX
- * halves, 5, 6 and 7 for the opmask registers and the upper ZMM state).
+ * AVX512VL, AVX512BW for the mask arithmetic, and BMI2 for the scalar
+ * side's mulx: every CPU with IFMA has the last two) and the OS must save
+ * the registers they use across context switches (CPUID leaf 1 OSXSAVE,
+ * then XGETBV: XCR0 bits 1 and 2 for the SSE/AVX halves, 5, 6 and 7 for
+ * the opmask registers and the upper ZMM state).
  * A CPU with the instructions under an OS or hypervisor that does not save
  * ZMM state would corrupt registers silently, hence both checks.
  *
@@ -44,12 +45,13 @@ static int cpu_has_ifma(void)
 }
 #else
 /* The CPU check's rule (cpu_check.c: CPUID, and XGETBV for the ZMM state),
- * as for every other feature: AVX-512 F, IFMA and VL, and BMI2's mulx on
- * the scalar side. */
+ * as for every other feature: AVX-512 F, IFMA and VL, BW for the kernels'
+ * arithmetic on mask registers (every CPU with IFMA has it), and BMI2's
+ * mulx on the scalar side. */
 static int cpu_has_ifma(void)
 {
     return jbigi_cpu_has("avx512f") == 1 && jbigi_cpu_has("avx512ifma") == 1 && jbigi_cpu_has("avx512vl") == 1 &&
-           jbigi_cpu_has("bmi2") == 1;
+           jbigi_cpu_has("avx512bw") == 1 && jbigi_cpu_has("bmi2") == 1;
 }
 #endif
 

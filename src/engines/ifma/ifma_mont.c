@@ -252,7 +252,7 @@ int jbigi_ifma_ctx_init(jbigi_ifma_ctx *ctx, const mp_limb_t *m, mp_size_t n, in
 
 #if JBIGI_AVX512_CODE
 
-#define IFMA_TARGET JBIGI_AVX512_TARGET("avx512f,avx512ifma,avx512vl,bmi2")
+#define IFMA_TARGET JBIGI_AVX512_TARGET("avx512f,avx512ifma,avx512vl,avx512bw,bmi2")
 
 /* Under AddressSanitizer the kernels are checked, not timed: unrolled and
  * forced inline they took clang 10 to 15 minutes to compile. */
@@ -315,6 +315,22 @@ UNROLL_ALL
     __asm__ volatile("" : : "r"(p) : "memory");
 }
 
+/* For K <= 4 registers: bit 8 k + j set when lane j of register k is above
+ * 2^52 - 1 (generate) or equal to it (propagate: !generate). */
+IFMA_INLINE __mmask32 ripple_mask32(const __m512i *R, __m512i mask, const int K, int generate)
+{
+    __mmask16 m[4];
+UNROLL_ALL
+    for (int k = 0; k < 4; k++)
+        m[k] = k >= K ? 0 : generate ? _mm512_cmpgt_epu64_mask(R[k], mask) : _mm512_cmpeq_epu64_mask(R[k], mask);
+    if (K == 1)
+        return m[0];
+    const __mmask16 low = _mm512_kunpackb(m[1], m[0]);
+    if (K == 2)
+        return low;
+    return _mm512_kunpackw(_mm512_kunpackb(m[3], m[2]), low);
+}
+
 /*
  * Normalises the K registers of R into 52-bit digits and stores them at r.
  * The value must be below 2^(52 * 8 K) (it is: below 2 m).  secret: no
@@ -357,6 +373,22 @@ UNROLL_ALL
                 _mm512_store_si512((void *)(r + 8 * k), R[k]);
             return;
         }
+    }
+    if (K <= 4) {
+        /* Up to 32 lanes: the carries worked out in the mask registers
+         * (kunpck, kshift, kadd, kxor), never through the general ones,
+         * whose round trip (kmov out, shifts and ors, kmov back) the next
+         * product waits for. */
+        __mmask32 G = ripple_mask32(R, mask, K, 1), P = ripple_mask32(R, mask, K, 0);
+        __mmask32 inc = _kxor_mask32(_kadd_mask32(_kshiftli_mask32(G, 1), P), P);
+        const __m512i minus1 = _mm512_set1_epi64(-1);
+UNROLL_ALL
+        for (int k = 0; k < K; k++) {
+            R[k] = _mm512_and_si512(_mm512_mask_sub_epi64(R[k], (__mmask8)inc, R[k], minus1), mask);
+            _mm512_store_si512((void *)(r + 8 * k), R[k]);
+            inc = _kshiftri_mask32(inc, 8);
+        }
+        return;
     }
     uint64_t G[(KMAX + 7) / 8] = {0}, P[(KMAX + 7) / 8] = {0};
 UNROLL_ALL
