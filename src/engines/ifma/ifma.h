@@ -42,7 +42,7 @@
 
 /*
  * 1 if this CPU and OS can execute the engine: CPUID leaf 7 reports AVX512F,
- * AVX512IFMA and AVX512VL, CPUID leaf 1 OSXSAVE, and XCR0 shows the OS saves
+ * AVX512IFMA, AVX512VL, AVX512BW and BMI2, CPUID leaf 1 OSXSAVE, and XCR0 shows the OS saves
  * SSE, AVX, opmask and ZMM state (bits 1, 2, 5, 6, 7).  0 otherwise, and 0
  * whenever the environment variable JBIGI_ENGINE is "gmp" (the forced-GMP
  * switch).  In test builds with JBIGI_IFMA_MODEL, 1 on any CPU unless
