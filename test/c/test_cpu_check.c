@@ -63,6 +63,17 @@ static void cpuid_vendor(char vendor[13])
     memcpy(vendor + 8, &c, 4);
     vendor[12] = '\0';
 }
+
+/* CPUID's family as Linux shows it (base plus extended when the base is
+ * 0xf), read here without the check's code. */
+static unsigned cpuid_family(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    const unsigned base = (a >> 8) & 0xf;
+    return base == 0xf ? base + ((a >> 20) & 0xff) : base;
+}
 #endif
 
 int main(void)
@@ -120,7 +131,13 @@ int main(void)
           jbigi_cpu_vendor());
     CHECK(jbigi_cpu_is_amd() == (strcmp(want, "amd") == 0), "vendor %s, but jbigi_cpu_is_amd() says %d", vendor,
           jbigi_cpu_is_amd());
-    printf("# vendor: %s (CPUID), %s (/proc/cpuinfo)\n", vendor, cpuinfo_vendor[0] ? cpuinfo_vendor : "none");
+    /* Vendor and family are read once and kept: later calls give the same. */
+    CHECK(strcmp(jbigi_cpu_vendor(), want) == 0, "jbigi_cpu_vendor() changed on a later call: %s", jbigi_cpu_vendor());
+    const unsigned family = cpuid_family();
+    CHECK(jbigi_cpu_family() == family, "CPUID family %u, but jbigi_cpu_family() says %u", family, jbigi_cpu_family());
+    CHECK(jbigi_cpu_family() == family, "jbigi_cpu_family() changed on a later call: %u", jbigi_cpu_family());
+    printf("# vendor: %s (CPUID), %s (/proc/cpuinfo); family %u\n", vendor, cpuinfo_vendor[0] ? cpuinfo_vendor : "none",
+           family);
     /* What the engines and the rows need implies what lies below it: a wrong
      * bit or register would break one of these. */
     if (jbigi_cpu_has("avx512ifma") == 1)
