@@ -284,8 +284,8 @@ public final class CtCheck {
      * measurements below.)
      * A twentieth of the measurements (at least 1,000), plenty for a
      * difference of that size.
-     * Without the fixed-length native (an older library), nativeModPow's
-     * one squaring per exponent bit is the control instead.
+     * Without the bounded native (an older library), nativeModPow's one
+     * squaring per exponent bit is the control instead.
      */
     static double lengthControl(TopBit top) {
         int n = Math.max(1000, top.signed.exponents.length / 20);
