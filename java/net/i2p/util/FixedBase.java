@@ -281,10 +281,21 @@ public final class FixedBase implements Closeable {
 
     /** A new table of one variant; null where a transparent table may not or cannot be had. */
     private NativeTable newTable(boolean constantTime) {
+        OperandBytes baseForm = null;
+        OperandBytes modulusForm = null;
+        try {
+            baseForm = OperandBytes.of(base);
+            modulusForm = OperandBytes.of(modulus);
+            return newTable(constantTime, baseForm.bytes, modulusForm.bytes);
+        } finally {
+            OperandBytes.release(baseForm, modulusForm, null);
+        }
+    }
+
+    /** newTable from the byte forms b and m of base and modulus, read-only. */
+    private NativeTable newTable(boolean constantTime, byte[] b, byte[] m) {
         int rows = constantTime ? constantTimeRows(reachBits) : variableTimeRows(reachBits);
         int blocks = constantTime ? constantTimeBlocks(reachBits) : variableTimeBlocks(reachBits);
-        byte[] b = NativeBigInteger.bytesOf(base);
-        byte[] m = NativeBigInteger.bytesOf(modulus);
         long tableBytes = tableBytes(m, rows, blocks);
         NativeTable t = null;
         if (account == null) {
@@ -491,12 +502,13 @@ public final class FixedBase implements Closeable {
             ByteBuffer buffer = acquire(table);
             if (buffer == null)
                 return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus, exponentBits);
-            byte[] e = NativeBigInteger.bytesOf(exponent);
+            OperandBytes e = null;
             try {
-                return NativeBigInteger.fromNative(nativeModPowCTBound(buffer, e, exponentBits));
+                e = OperandBytes.of(exponent);
+                return NativeBigInteger.fromNative(nativeModPowCTBound(buffer, e.bytes, exponentBits));
             } finally {
                 table.release();
-                NativeBigInteger.wipeIfCopy(e, exponent);
+                OperandBytes.release(e, null, null);
                 reachableUntilHere();
             }
         }
@@ -538,12 +550,13 @@ public final class FixedBase implements Closeable {
             return constantTime ? NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus)
                     : NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
         }
-        byte[] e = NativeBigInteger.bytesOf(exponent);
+        OperandBytes e = null;
         try {
-            return NativeBigInteger.fromNative(nativeModPow(buffer, e, constantTime));
+            e = OperandBytes.of(exponent);
+            return NativeBigInteger.fromNative(nativeModPow(buffer, e.bytes, constantTime));
         } finally {
             table.release();
-            NativeBigInteger.wipeIfCopy(e, exponent);
+            OperandBytes.release(e, null, null);
             reachableUntilHere();
         }
     }

@@ -49,19 +49,21 @@ public class NativeBigInteger extends BigInteger {
     private static final int NATIVE_MAX_BITS = 8 * 16 * 1024 * 1024 - 1;
 
     /**
-     * toByteArray() of this value, computed once; never handed out itself.
-     * Null, and never set again, once the value has been used as a
-     * constant-time exponent ({@link #secret}).
+     * toByteArray() of this value, made once and shared by the native calls
+     * that read it, never written while it is cached, never handed out
+     * itself; see {@link OperandBytes}.  Null, and never set again, once the
+     * value has been used as a constant-time exponent ({@link #secret}).
      */
-    private transient volatile byte[] cachedBytes;
+    transient volatile OperandBytes.Shared cachedForm;
 
     /**
      * Set when this value is used as a constant-time exponent (a private
      * key): its byte form is then made afresh for each call and wiped after
      * it, never kept (an array kept for the object's lifetime would hold
-     * the key unwiped in the heap).
+     * the key unwiped in the heap), and the form cached before is wiped as
+     * the last call reading it returns.
      */
-    private transient volatile boolean secret;
+    transient volatile boolean secret;
 
     /** How this value has been used as a base lately, for the transparent fixed-base tables. */
     transient volatile TransparentTables.Use baseUse;
@@ -161,7 +163,7 @@ public class NativeBigInteger extends BigInteger {
 
     /** A NativeBigInteger with the value of {@code integer}. */
     public NativeBigInteger(BigInteger integer) {
-        this(bytesOf(integer), true);
+        this(integer.toByteArray(), true); // a new array: another value's cached form is never shared
     }
 
     /**
@@ -172,62 +174,32 @@ public class NativeBigInteger extends BigInteger {
     private NativeBigInteger(byte[] canonicalBytes, boolean owned) {
         super(canonicalBytes);
         if (owned)
-            cachedBytes = canonicalBytes;
+            cachedForm = OperandBytes.cacheOf(canonicalBytes);
     }
 
-    /** Returns a new array, as BigInteger does; the cached form stays private. */
+    /**
+     * Returns a new array, as BigInteger does: a copy of the cached form,
+     * which stays private (copied while counted as one of its readers, so a
+     * marking meanwhile cannot wipe it under the copy).
+     */
     @Override
     public byte[] toByteArray() {
-        if (secret)
-            return super.toByteArray();
-        return cachedByteArray().clone();
+        return OperandBytes.of(this).take();
     }
 
-    /** The cached byte form; a fresh one, not kept, for a secret value. */
-    private byte[] cachedByteArray() {
-        byte[] bytes = cachedBytes;
-        if (bytes == null) {
-            bytes = super.toByteArray();
-            if (!secret) {
-                cachedBytes = bytes;
-                if (secret) // marked meanwhile: do not keep it after all
-                    cachedBytes = null;
-            }
-        }
-        return bytes;
+    /** BigInteger's own toByteArray(): a new array, not cached. */
+    byte[] ownBytes() {
+        return super.toByteArray();
     }
 
     /**
      * Marks value, about to be used as a constant-time exponent, as a
-     * secret: a NativeBigInteger drops its cached byte form and keeps none
-     * from now on (the dropped array is not wiped: another thread may be
-     * reading it as an operand right now).
+     * secret: a NativeBigInteger keeps no cached byte form from now on, and
+     * the one it had is wiped as soon as no call is reading it (see
+     * {@link OperandBytes#markSecret}).
      */
     static void markSecret(BigInteger value) {
-        if (value instanceof NativeBigInteger) {
-            NativeBigInteger n = (NativeBigInteger) value;
-            n.secret = true;
-            n.cachedBytes = null;
-        }
-    }
-
-    /** The byte form of any BigInteger, without a copy for NativeBigIntegers that are not secret. */
-    static byte[] bytesOf(BigInteger value) {
-        if (value instanceof NativeBigInteger)
-            return ((NativeBigInteger) value).cachedByteArray();
-        return value.toByteArray();
-    }
-
-    /**
-     * Zeroes bytes if bytesOf(value) made them for one call (value is a plain
-     * BigInteger, or a secret NativeBigInteger), so that a private
-     * exponent's copy does not wait in the heap for the collector.  A
-     * NativeBigInteger's cached byte form lives as long as it does, as
-     * BigInteger's own digits do, and is left alone.
-     */
-    static void wipeIfCopy(byte[] bytes, BigInteger value) {
-        if (!(value instanceof NativeBigInteger) || ((NativeBigInteger) value).cachedBytes != bytes)
-            Arrays.fill(bytes, (byte) 0);
+        OperandBytes.markSecret(value);
     }
 
     // ---- modPow ----
@@ -283,13 +255,16 @@ public class NativeBigInteger extends BigInteger {
 
     /** power on the byte forms, whose copies made for this call are wiped after it. */
     private static BigInteger callPower(NativePower power, BigInteger base, BigInteger exponent, BigInteger modulus) {
-        byte[] b = bytesOf(base);
-        byte[] e = bytesOf(exponent);
+        OperandBytes b = null;
+        OperandBytes e = null;
+        OperandBytes m = null;
         try {
-            return fromNative(power.apply(b, e, bytesOf(modulus)));
+            b = OperandBytes.of(base);
+            e = OperandBytes.of(exponent);
+            m = OperandBytes.of(modulus);
+            return fromNative(power.apply(b.bytes, e.bytes, m.bytes));
         } finally {
-            wipeIfCopy(b, base);
-            wipeIfCopy(e, exponent);
+            OperandBytes.release(b, e, m);
         }
     }
 
@@ -319,7 +294,9 @@ public class NativeBigInteger extends BigInteger {
      * {@code BigInteger}, whose length is its value's (a result with a zero
      * top byte is shorter).  Secrets held as fixed-length byte arrays avoid
      * both through {@link #modPowCT(byte[], byte[], byte[])}.  A
-     * NativeBigInteger exponent keeps no cached byte form once used here.
+     * NativeBigInteger exponent keeps no cached byte form once used here:
+     * the one it had is zeroed as soon as no call in flight is reading it,
+     * and each later call gets a copy of its own, zeroed after it.
      *
      * @throws ArithmeticException as {@link BigInteger#modPow}
      */
@@ -420,13 +397,16 @@ public class NativeBigInteger extends BigInteger {
         markSecret(exponent);
         if (LIBRARY.loaded && constantTimeEdgeToEdge() && modulus.signum() > 0 && modulus.testBit(0)
                 && exponent.signum() > 0 && exponentBits <= MAX_BOUND_BITS && nativeSized(base, exponent, modulus)) {
-            byte[] b = bytesOf(base);
-            byte[] e = bytesOf(exponent);
+            OperandBytes b = null;
+            OperandBytes e = null;
+            OperandBytes m = null;
             try {
-                return fromNative(nativeModPowCTBound(b, e, bytesOf(modulus), exponentBits));
+                b = OperandBytes.of(base);
+                e = OperandBytes.of(exponent);
+                m = OperandBytes.of(modulus);
+                return fromNative(nativeModPowCTBound(b.bytes, e.bytes, m.bytes, exponentBits));
             } finally {
-                wipeIfCopy(b, base);
-                wipeIfCopy(e, exponent);
+                OperandBytes.release(b, e, m);
             }
         }
         return modPowCTWithoutTable(base, exponent, modulus);
@@ -601,7 +581,15 @@ public class NativeBigInteger extends BigInteger {
             throw new NullPointerException("modulus is null");
         if (!LIBRARY.loaded || !nativeSized(value, modulus, modulus))
             return javaModInverse(value, modulus);
-        return fromNative(nativeModInverse(bytesOf(value), bytesOf(modulus)));
+        OperandBytes v = null;
+        OperandBytes m = null;
+        try {
+            v = OperandBytes.of(value);
+            m = OperandBytes.of(modulus);
+            return fromNative(nativeModInverse(v.bytes, m.bytes));
+        } finally {
+            OperandBytes.release(v, m, null);
+        }
     }
 
     // ---- helpers ----
