@@ -131,19 +131,28 @@ static int all_zero(const mp_limb_t *e, size_t en)
 
 /*
  * The constant-time power on toByteArray() arrays, the exponent read at a
- * public width: its own limb count (bound_bits 0: the array's length,
- * less a zero sign byte over whole limbs, jbigi_exponent_own_limbs: for a
+ * public width: its own limb count (unbounded: the array's length, less a
+ * zero sign byte over whole limbs, jbigi_exponent_own_limbs: for a
  * canonical array the value's limb count, which bitLength shows), or
- * ceil(bound_bits / 64) limbs for a bound the caller states (an exponent
- * of 2^bound_bits or more is an IllegalArgumentException).  The array is
+ * ceil(bound_bits / 64) limbs for a bound the caller states.  The array is
  * read by a loop over that width (jbigi_read_exponent_fixed), and the work
  * follows that width (a stated bound: bound_bits itself) and the modulus'
- * limb count alone.  A negative
- * exponent, or one over the size limit, takes the general path, which
- * refuses it.  The result comes back in toByteArray() form, whose length
- * is the value's (what BigInteger reveals itself).
+ * limb count alone.  The result comes back in toByteArray() form, whose
+ * length is the value's (what BigInteger reveals itself).
+ *
+ * Checks, in this order (the first that fails throws):
+ *   each array in turn, base, exponent, modulus: null (NullPointerException),
+ *     empty (NumberFormatException), over the size limit (ArithmeticException);
+ *   bounded: the bound from 1 to 2^27, then the exponent non-negative and
+ *     below 2^bound_bits (IllegalArgumentException), as the Java path does;
+ *   the modulus positive and odd (ArithmeticException);
+ *   the exponent: bounded, 0 gives 1 mod m, as BigInteger does (found by a
+ *     branch: only the zero exponent is told apart); unbounded (I2P's
+ *     contract), 0 or negative is an ArithmeticException.
+ * An unbounded exponent wider than its own limb count (negative, or a
+ * non-canonical array) takes the general path, which refuses a negative one.
  */
-static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray jexp, jbyteArray jmod,
+static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray jexp, jbyteArray jmod, int bounded,
                                      jint bound_bits)
 {
     jbyteArray result = NULL;
@@ -152,33 +161,21 @@ static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray j
     jbigi_operand_init(&exp);
     jbigi_operand_init(&mod);
     jbigi_operand_init(&r);
-    mpz_t wide_result; /* for the general path */
+    mpz_t wide_result; /* for the general path and a zero exponent */
     mpz_init(wide_result);
 
-    /* Every argument checked in order (base, exponent, modulus, bound)
-     * before the exponent is read. */
     if (!jbigi_read_operand(env, jbase, "base", &base))
         goto done;
-    if (jexp == NULL || (*env)->GetArrayLength(env, jexp) == 0) {
+    /* The exponent's array is checked here but read later, at its width. */
+    const jsize exp_len = jexp == NULL ? 0 : (*env)->GetArrayLength(env, jexp);
+    if (exp_len == 0 || exp_len > JBIGI_MAX_OPERAND_BYTES) {
         jbigi_read_operand(env, jexp, "exponent", &exp); /* throws its exception */
         goto done;
     }
-    const jsize exp_len = (*env)->GetArrayLength(env, jexp);
     if (!jbigi_read_operand(env, jmod, "modulus", &mod))
         goto done;
-    if (mpz_sgn(mod.value) <= 0 || mpz_even_p(mod.value)) {
-        jbigi_throw_status(env, mpz_sgn(mod.value) <= 0 ? JBIGI_MODULUS_NOT_POSITIVE : JBIGI_MODULUS_EVEN);
-        goto done;
-    }
-    const int bounded = bound_bits != 0;
     if (bounded && (bound_bits < 1 || bound_bits > JBIGI_MAX_BOUND_BITS)) {
         jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to 134217728");
-        goto done;
-    }
-    if (exp_len > JBIGI_MAX_OPERAND_BYTES) {
-        /* Over the size limit: the same ArithmeticException, naming the
-         * argument, as every other native gives (the bound is not asked). */
-        jbigi_read_operand(env, jexp, "exponent", &exp);
         goto done;
     }
     const size_t en = bounded ? ((size_t)bound_bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS
@@ -194,8 +191,12 @@ static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray j
                     "exponent must be non-negative and below 2^exponentBits");
         goto done;
     }
+    if (mpz_sgn(mod.value) <= 0 || mpz_even_p(mod.value)) {
+        jbigi_throw_status(env, mpz_sgn(mod.value) <= 0 ? JBIGI_MODULUS_NOT_POSITIVE : JBIGI_MODULUS_EVEN);
+        goto done;
+    }
     if (read == JBIGI_FIXED_WIDER) {
-        /* Negative, or wider than en limbs: the general path (it refuses a negative one). */
+        /* Unbounded, negative or wider than en limbs: the general path (it refuses a negative one). */
         if (!jbigi_read_operand(env, jexp, "exponent", &exp))
             goto done;
         struct power_call call = {jbigi_modpow_ct, wide_result, base.value, exp.value, mod.value};
@@ -207,7 +208,13 @@ static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray j
         goto done;
     }
     if (all_zero(exp.limbs, en)) {
-        jbigi_throw_status(env, JBIGI_EXPONENT_NOT_POSITIVE);
+        if (!bounded) {
+            jbigi_throw_status(env, JBIGI_EXPONENT_NOT_POSITIVE);
+            goto done;
+        }
+        /* x^0 = 1, reduced: 0 for the modulus 1. */
+        mpz_set_ui(wide_result, mpz_cmp_ui(mod.value, 1) == 0 ? 0 : 1);
+        result = jbigi_new_result(env, wide_result);
         goto done;
     }
     /* The result's limbs, sized from the modulus. */
@@ -239,7 +246,7 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCT(JNIEnv *env, jclass cls,
                                                   jbyteArray jbase, jbyteArray jexp, jbyteArray jmod)
 {
     (void)cls;
-    return modpow_ct_at_width(env, jbase, jexp, jmod, 0);
+    return modpow_ct_at_width(env, jbase, jexp, jmod, 0, 0);
 }
 
 /* The same with the exponent at a bound the caller states. */
@@ -248,11 +255,7 @@ Java_net_i2p_util_NativeBigInteger_nativeModPowCTBound(JNIEnv *env, jclass cls, 
                                                        jbyteArray jexp, jbyteArray jmod, jint exponentBits)
 {
     (void)cls;
-    if (exponentBits == 0) {
-        jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to 134217728");
-        return NULL;
-    }
-    return modpow_ct_at_width(env, jbase, jexp, jmod, exponentBits);
+    return modpow_ct_at_width(env, jbase, jexp, jmod, 1, exponentBits);
 }
 
 /*

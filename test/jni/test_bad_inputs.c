@@ -33,6 +33,7 @@
     static const unsigned char name##_bytes[] = {__VA_ARGS__};                                                         \
     static const struct bytes name = {(unsigned char *)name##_bytes, sizeof name##_bytes}
 
+CONST_BYTES(ONE, 1);
 CONST_BYTES(TWO, 2);
 CONST_BYTES(THREE, 3);
 CONST_BYTES(FIVE, 5);
@@ -156,7 +157,12 @@ static void arithmetic_refusals(struct harness *h)
     expect_power(h, h->n.mod_pow_ct, "nativeModPowCT", &THREE, &ZERO, &SEVEN, AE, "positive", "exponent 0");
     expect_power(h, h->n.mod_pow_ct, "nativeModPowCT", &THREE, &MINUS_ONE, &SEVEN, AE, "positive", "exponent -1");
     expect_power(h, h->n.mod_pow_ct, "nativeModPowCT", &THREE, &ZERO_ZERO, &SEVEN, AE, "positive", "exponent 0x0000");
-    expect_bounded(h, &THREE, &ZERO, &SEVEN, 8, AE, "positive", "exponent 0");
+    /* Under a bound an exponent of 0 gives BigInteger's 1 (0 for the modulus 1). */
+    struct outcome z;
+    call_bounded_power(h, &THREE, &ZERO, &SEVEN, 8, &z);
+    check_outcome(&z, outcome_is_value(&z, &ONE), "nativeModPowCTBound 3^0 mod 7 = 1, as BigInteger");
+    call_bounded_power(h, &THREE, &ZERO_ZERO, &ONE, 1, &z);
+    check_outcome(&z, outcome_is_value(&z, &ZERO), "nativeModPowCTBound 3^0 mod 1 = 0, as BigInteger");
     expect_bounded(h, &THREE, &MINUS_ONE, &SEVEN, 8, IAE, "non-negative", "exponent -1");
     expect_power(h, h->n.mod_pow_ct_fixed, "nativeModPowCTFixed", &THREE, &ZERO, &SEVEN, AE, "positive", "exponent 0");
     expect_power(h, h->n.mod_pow_ct_fixed, "nativeModPowCTFixed", &THREE, &ZERO_X4, &SEVEN, AE, "positive",
@@ -179,7 +185,17 @@ static void bound_refusals(struct harness *h)
         char what[64];
         snprintf(what, sizeof what, "bound %ld", (long)bad_bounds[i]);
         expect_bounded(h, &TWO, &FIVE, &SEVEN, bad_bounds[i], IAE, "exponentBits", what);
+        /* Each array before the bound, and the bound before the modulus' value. */
+        snprintf(what, sizeof what, "null base, bound %ld", (long)bad_bounds[i]);
+        expect_bounded(h, NULL, &FIVE, &SEVEN, bad_bounds[i], NPE, "base", what);
+        snprintf(what, sizeof what, "null modulus, bound %ld", (long)bad_bounds[i]);
+        expect_bounded(h, &TWO, &FIVE, NULL, bad_bounds[i], NPE, "modulus", what);
+        snprintf(what, sizeof what, "empty exponent, bound %ld", (long)bad_bounds[i]);
+        expect_bounded(h, &TWO, &EMPTY, &SEVEN, bad_bounds[i], NFE, "Zero length BigInteger", what);
+        snprintf(what, sizeof what, "even modulus, bound %ld", (long)bad_bounds[i]);
+        expect_bounded(h, &TWO, &FIVE, &EIGHT, bad_bounds[i], IAE, "exponentBits", what);
     }
+    expect_bounded(h, &TWO, &EIGHT, &EIGHT, 3, IAE, "below 2^exponentBits", "exponent 8 over bound 3, even modulus");
     expect_bounded(h, &TWO, &EIGHT, &SEVEN, 3, IAE, "below 2^exponentBits", "exponent 8 over bound 3");
 
     /* What NativeBigInteger's EdgeToEdge probe asks before trusting the

@@ -487,8 +487,9 @@ public final class FixedBase implements Closeable {
      * the table when exponentBits is within its reach.
      *
      * @throws NullPointerException if exponent is null
-     * @throws IllegalArgumentException if exponentBits < 1, or exponent is
-     *         negative or 2^exponentBits or more
+     * @throws IllegalArgumentException if exponentBits < 1 or exponentBits >
+     *         2^27 (with or without the library), or exponent is negative or
+     *         2^exponentBits or more
      * @throws IllegalStateException if this FixedBase is closed
      */
     public BigInteger modPowCT(BigInteger exponent, int exponentBits) {

@@ -90,19 +90,30 @@ public class NativeBigInteger extends BigInteger {
      * loop over that width.  Running time and memory accesses depend only on
      * the base, the modulus' limb count and the exponent's limb count, never
      * on the exponent's bits.  The result is in toByteArray() form, so its
-     * length is the value's.
+     * length is the value's.  Arguments are checked in order: each array
+     * (null, empty, over the size limit), then the modulus' value, then the
+     * exponent's (I2P's contract: exponent <= 0 throws).
      *
-     * @throws ArithmeticException if modulus <= 0 or even, or exponent <= 0
+     * @throws NullPointerException if an array is null
+     * @throws NumberFormatException if an array is empty
+     * @throws ArithmeticException if modulus <= 0 or even, exponent <= 0, or
+     *         an array is over the library's size limit (16 MiB)
      */
     static native byte[] nativeModPowCT(byte[] base, byte[] exponent, byte[] modulus);
 
     /**
      * nativeModPowCT with the exponent taken at exponentBits bits, whatever
-     * its own length.  Not in I2P's library.
+     * its own length; an exponent of 0 gives 1 mod modulus, as BigInteger.
+     * Not in I2P's library.  Arguments are checked in order: each array
+     * (null, empty, over the size limit), then exponentBits and the
+     * exponent against it, then the modulus' value, as the Java path does.
      *
+     * @throws NullPointerException if an array is null
+     * @throws NumberFormatException if an array is empty
      * @throws IllegalArgumentException if exponentBits is not from 1 to
      *         2^27, or exponent is negative or 2^exponentBits or more
-     * @throws ArithmeticException if modulus <= 0 or even, or exponent is 0
+     * @throws ArithmeticException if an array is over the library's size
+     *         limit (16 MiB), or modulus <= 0 or even
      */
     static native byte[] nativeModPowCTBound(byte[] base, byte[] exponent, byte[] modulus, int exponentBits);
 
@@ -111,7 +122,9 @@ public class NativeBigInteger extends BigInteger {
      * big-endian arrays: the result has exactly modulus.length bytes.  The
      * exponent is read at its array's length rounded up to limbs and
      * processed over the array's length in bits, whatever its value.  Not
-     * in I2P's library (version 4).
+     * in I2P's library (version 4).  Arguments are checked in order: each
+     * array (null, empty, over the size limit), then the modulus' value,
+     * then the exponent's.
      *
      * @throws NullPointerException if an array is null
      * @throws IllegalArgumentException if an array is empty
@@ -344,10 +357,12 @@ public class NativeBigInteger extends BigInteger {
      *
      * @param exponent the exponent, 0 <= exponent < 2^exponentBits
      * @param m the modulus
-     * @param exponentBits the bound on the exponent's bit length, at least 1
+     * @param exponentBits the bound on the exponent's bit length, from 1 to
+     *        2^27 (134,217,728: the library's operand size limit, in bits)
      * @throws NullPointerException if exponent or m is null
-     * @throws IllegalArgumentException if exponentBits < 1, or exponent is
-     *         negative or 2^exponentBits or more
+     * @throws IllegalArgumentException if exponentBits < 1 or exponentBits >
+     *         2^27 (with or without the library), or exponent is negative or
+     *         2^exponentBits or more
      * @throws ArithmeticException as {@link BigInteger#modPow}
      */
     public BigInteger modPowCT(BigInteger exponent, BigInteger m, int exponentBits) {
@@ -359,8 +374,9 @@ public class NativeBigInteger extends BigInteger {
      * {@link #modPowCT(BigInteger, BigInteger, int)} says.
      *
      * @throws NullPointerException if an argument is null
-     * @throws IllegalArgumentException if exponentBits < 1, or exponent is
-     *         negative or 2^exponentBits or more
+     * @throws IllegalArgumentException if exponentBits < 1 or exponentBits >
+     *         2^27 (with or without the library), or exponent is negative or
+     *         2^exponentBits or more
      * @throws ArithmeticException as {@link BigInteger#modPow}
      */
     public static BigInteger modPowCT(BigInteger base, BigInteger exponent, BigInteger modulus, int exponentBits) {
@@ -374,17 +390,21 @@ public class NativeBigInteger extends BigInteger {
         return modPowCTWithoutTable(base, exponent, modulus, exponentBits);
     }
 
-    /** Largest exponent bound the library takes (its operand size limit). */
+    /**
+     * Largest exponent bound taken (the library's operand size limit, in
+     * bits), with or without the library: a larger one would take the
+     * exponent at its own length, which then shows in the time.
+     */
     private static final int MAX_BOUND_BITS = 8 * 16 * 1024 * 1024;
 
     /**
-     * Checks 0 <= exponent < 2^exponentBits and exponentBits >= 1.
+     * Checks 1 <= exponentBits <= 2^27 and 0 <= exponent < 2^exponentBits.
      *
      * @throws IllegalArgumentException if not
      */
     static void checkBound(BigInteger exponent, int exponentBits) {
-        if (exponentBits < 1)
-            throw new IllegalArgumentException("exponentBits must be at least 1: " + exponentBits);
+        if (exponentBits < 1 || exponentBits > MAX_BOUND_BITS)
+            throw new IllegalArgumentException("exponentBits must be from 1 to " + MAX_BOUND_BITS + ": " + exponentBits);
         if (exponent.signum() < 0)
             throw new IllegalArgumentException("exponent must not be negative for a bounded modPowCT");
         if (exponent.bitLength() > exponentBits)
@@ -396,7 +416,7 @@ public class NativeBigInteger extends BigInteger {
                                            int exponentBits) {
         markSecret(exponent);
         if (LIBRARY.loaded && constantTimeEdgeToEdge() && modulus.signum() > 0 && modulus.testBit(0)
-                && exponent.signum() > 0 && exponentBits <= MAX_BOUND_BITS && nativeSized(base, exponent, modulus)) {
+                && exponent.signum() > 0 && nativeSized(base, exponent, modulus)) {
             OperandBytes b = null;
             OperandBytes e = null;
             OperandBytes m = null;

@@ -216,7 +216,7 @@ class ShortExponentTest {
         byte[] wide = new byte[40];
         wide[0] = 1;
         assertThrows(IllegalArgumentException.class, () -> NativeBigInteger.nativeModPowCTBound(b, wide, m, 256));
-        assertThrows(ArithmeticException.class, () -> NativeBigInteger.nativeModPowCTBound(b, new byte[] {0}, m, 8));
+        assertArrayEquals(new byte[] {1}, NativeBigInteger.nativeModPowCTBound(b, new byte[] {0}, m, 8), "x^0 = 1");
         assertThrows(ArithmeticException.class, () -> NativeBigInteger.nativeModPowCTBound(b, e, new byte[] {8}, 10));
         assertThrows(NullPointerException.class, () -> NativeBigInteger.nativeModPowCTBound(null, e, m, 10));
         assertThrows(NullPointerException.class, () -> NativeBigInteger.nativeModPowCTBound(b, null, m, 10));
