@@ -26,6 +26,8 @@ class BoundEdgeTest {
     private static final byte[] B = {3};
     private static final byte[] EB = E.toByteArray();
     private static final byte[] MB = M.toByteArray();
+    /** One byte over the library's operand size limit. */
+    private static final byte[] OVERSIZE = new byte[BadInputs.LIMIT + 1];
 
     /** Every public bounded form with exponentBits bits; what each gives, or the exception's class. */
     static String boundedForms(int exponentBits) {
@@ -123,6 +125,7 @@ class BoundEdgeTest {
                     () -> NativeBigInteger.nativeModPowCTBound(B, empty, MB, badBound));
             expect(NumberFormatException.class, "Zero length",
                     () -> NativeBigInteger.nativeModPowCTBound(B, EB, empty, badBound));
+            expect(ArithmeticException.class, "limit", () -> NativeBigInteger.nativeModPowCTBound(B, OVERSIZE, even, badBound));
             // The bound before the modulus' value, as the Java path.
             expect(IllegalArgumentException.class, "exponentBits",
                     () -> NativeBigInteger.nativeModPowCTBound(B, EB, even, badBound));
@@ -146,6 +149,7 @@ class BoundEdgeTest {
         expect(NullPointerException.class, "exponent", () -> NativeBigInteger.nativeModPowCT(B, null, even));
         expect(NullPointerException.class, "modulus", () -> NativeBigInteger.nativeModPowCT(B, zero, null));
         expect(NumberFormatException.class, "Zero length", () -> NativeBigInteger.nativeModPowCT(B, empty, even));
+        expect(ArithmeticException.class, "limit", () -> NativeBigInteger.nativeModPowCT(B, OVERSIZE, even));
         expect(ArithmeticException.class, "odd", () -> NativeBigInteger.nativeModPowCT(B, zero, even));
         expect(ArithmeticException.class, "positive", () -> NativeBigInteger.nativeModPowCT(B, zero, MB));
 

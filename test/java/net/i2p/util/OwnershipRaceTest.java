@@ -29,13 +29,16 @@ import org.junit.jupiter.api.Test;
  * base), the exponent of an explicit FixedBase, and the exponent of a
  * transparent table.
  *
- * <p>Each race runs for -Djbigi.race.millis (default 500) or, with
- * -Djbigi.race.calls=N, until N modPow calls are made; each prints its
- * count.  Replay with -Djbigi.test.seed=N.
+ * <p>Each race runs for -Djbigi.race.millis (default 500) and at least
+ * -Djbigi.race.rounds rounds (default 500; for at most ten times the
+ * time) or, with -Djbigi.race.calls=N, until N modPow calls are made; each
+ * prints its count.  Replay with -Djbigi.test.seed=N.
  */
 class OwnershipRaceTest {
     private static final long MILLIS = Long.getLong("jbigi.race.millis", 500);
     private static final long CALLS = Long.getLong("jbigi.race.calls", 0);
+    /** Rounds each timed race makes at least (a loaded machine makes them slowly), for at most 10 times the time. */
+    private static final long ROUNDS = Long.getLong("jbigi.race.rounds", 500);
     private static final long SEED = Long.getLong("jbigi.test.seed", System.nanoTime());
 
     private static final Random RANDOM = new Random(SEED);
@@ -232,10 +235,11 @@ class OwnershipRaceTest {
         }
         long start = System.nanoTime();
         long deadline = start + MILLIS * 1000000L;
+        long lastDeadline = start + 10 * MILLIS * 1000000L;
         long made = 0;
         try {
             Round r = first;
-            while (CALLS > 0 ? calls.get() < CALLS : System.nanoTime() < deadline) {
+            while (CALLS > 0 ? calls.get() < CALLS : more(made, deadline, lastDeadline)) {
                 while (!(r.firstStarted && r.secondStarted))
                     LockSupport.parkNanos(1000);
                 boolean right;
@@ -265,6 +269,12 @@ class OwnershipRaceTest {
                 + " modPowCT calls in " + millis + " ms, " + wrong.get() + " wrong (seed " + SEED + ")");
         assertEquals(0, wrong.get(), name + ": " + wrong.get() + " wrong results in " + calls.get()
                 + " calls (seed " + SEED + "), first: " + firstWrong);
+    }
+
+    /** Whether a timed race goes on: until the time is up and enough rounds are made, or the last deadline. */
+    private static boolean more(long made, long deadline, long lastDeadline) {
+        long now = System.nanoTime();
+        return now - lastDeadline < 0 && (now - deadline < 0 || made < ROUNDS);
     }
 
     /** The round the workers call, and whether to stop. */
