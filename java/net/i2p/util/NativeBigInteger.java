@@ -404,7 +404,8 @@ public class NativeBigInteger extends BigInteger {
      */
     static void checkBound(BigInteger exponent, int exponentBits) {
         if (exponentBits < 1 || exponentBits > MAX_BOUND_BITS)
-            throw new IllegalArgumentException("exponentBits must be from 1 to " + MAX_BOUND_BITS + ": " + exponentBits);
+            throw new IllegalArgumentException("exponentBits must be from 1 to " + MAX_BOUND_BITS + ": "
+                    + exponentBits);
         if (exponent.signum() < 0)
             throw new IllegalArgumentException("exponent must not be negative for a bounded modPowCT");
         if (exponent.bitLength() > exponentBits)

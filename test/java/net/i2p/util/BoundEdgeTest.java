@@ -114,29 +114,25 @@ class BoundEdgeTest {
         assumeTrue(NativeBigInteger.isNative() && NativeBigInteger.constantTimeEdgeToEdge(), "no bounded native");
         byte[] even = {8};
         byte[] empty = {};
-        for (int badBound : new int[] {0, -1, MAX_BOUND + 1}) {
-            expect(NullPointerException.class, "base", () -> NativeBigInteger.nativeModPowCTBound(null, EB, MB, badBound));
-            expect(NullPointerException.class, "base", () -> NativeBigInteger.nativeModPowCTBound(null, null, null, badBound));
-            expect(NullPointerException.class, "exponent", () -> NativeBigInteger.nativeModPowCTBound(B, null, even, badBound));
-            expect(NullPointerException.class, "modulus", () -> NativeBigInteger.nativeModPowCTBound(B, EB, null, badBound));
-            expect(NumberFormatException.class, "Zero length",
-                    () -> NativeBigInteger.nativeModPowCTBound(empty, EB, MB, badBound));
-            expect(NumberFormatException.class, "Zero length",
-                    () -> NativeBigInteger.nativeModPowCTBound(B, empty, MB, badBound));
-            expect(NumberFormatException.class, "Zero length",
-                    () -> NativeBigInteger.nativeModPowCTBound(B, EB, empty, badBound));
-            expect(ArithmeticException.class, "limit", () -> NativeBigInteger.nativeModPowCTBound(B, OVERSIZE, even, badBound));
+        for (int bad : new int[] {0, -1, MAX_BOUND + 1}) {
+            expect(NullPointerException.class, "base", () -> bound(null, EB, MB, bad));
+            expect(NullPointerException.class, "base", () -> bound(null, null, null, bad));
+            expect(NullPointerException.class, "exponent", () -> bound(B, null, even, bad));
+            expect(NullPointerException.class, "modulus", () -> bound(B, EB, null, bad));
+            expect(NumberFormatException.class, "Zero length", () -> bound(empty, EB, MB, bad));
+            expect(NumberFormatException.class, "Zero length", () -> bound(B, empty, MB, bad));
+            expect(NumberFormatException.class, "Zero length", () -> bound(B, EB, empty, bad));
+            expect(ArithmeticException.class, "limit", () -> bound(B, OVERSIZE, even, bad));
             // The bound before the modulus' value, as the Java path.
-            expect(IllegalArgumentException.class, "exponentBits",
-                    () -> NativeBigInteger.nativeModPowCTBound(B, EB, even, badBound));
+            expect(IllegalArgumentException.class, "exponentBits", () -> bound(B, EB, even, bad));
         }
         // The exponent against its bound, then the modulus' value.
-        expect(IllegalArgumentException.class, "below", () -> NativeBigInteger.nativeModPowCTBound(B, EB, even, 8));
+        expect(IllegalArgumentException.class, "below", () -> bound(B, EB, even, 8));
         expect(IllegalArgumentException.class, "below",
-                () -> NativeBigInteger.nativeModPowCTBound(B, new byte[] {-1}, new byte[] {0}, 8));
-        expect(ArithmeticException.class, "odd", () -> NativeBigInteger.nativeModPowCTBound(B, EB, even, 64));
+                () -> bound(B, new byte[] {-1}, new byte[] {0}, 8));
+        expect(ArithmeticException.class, "odd", () -> bound(B, EB, even, 64));
         expect(ArithmeticException.class, "not positive",
-                () -> NativeBigInteger.nativeModPowCTBound(B, new byte[] {0}, new byte[] {0}, 8));
+                () -> bound(B, new byte[] {0}, new byte[] {0}, 8));
     }
 
     @Test
@@ -159,6 +155,10 @@ class BoundEdgeTest {
         expect(IllegalArgumentException.class, "empty", () -> NativeBigInteger.nativeModPowCTFixed(B, empty, even));
         expect(ArithmeticException.class, "odd", () -> NativeBigInteger.nativeModPowCTFixed(B, zero, even));
         expect(ArithmeticException.class, "positive", () -> NativeBigInteger.nativeModPowCTFixed(B, zero, MB));
+    }
+
+    private static byte[] bound(byte[] base, byte[] exponent, byte[] modulus, int exponentBits) {
+        return NativeBigInteger.nativeModPowCTBound(base, exponent, modulus, exponentBits);
     }
 
     private static void expect(Class<? extends Throwable> type, String mention, Executable call) {
