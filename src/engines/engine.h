@@ -202,7 +202,9 @@ void jbigi_engine_note(char *note, size_t size);
  * "unusable" only because its test was running).  test returns 0 when
  * every result matched, > 0 for a mismatch, < 0 when memory ran out: then
  * nothing is stored, that caller gets NOT_RUN, and the next caller (a
- * waiter included) runs it again.
+ * waiter included) runs it again.  test must return, never leave by a
+ * jump (jbigi_run_guarded's, from GMP's allocator): waiters would wait for
+ * good; the self-tests take their memory from calloc for that reason.
  */
 #define JBIGI_SELFTEST_UNKNOWN (-1)
 #define JBIGI_SELFTEST_NOT_RUN 0 /* the CPU cannot run the engine, or the test ran out of memory */

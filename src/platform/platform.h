@@ -57,7 +57,9 @@ void jbigi_store_and_wake(atomic_int *word, int value);
  * when its work is done for good, 0 when it could not be done (out of
  * memory): then the flag is as before and the next caller, a waiter
  * included, runs fn again.  jbigi_once returns what the run it saw
- * returned (1 when done before).  fn must not ask for the same flag.
+ * returned (1 when done before).  fn must not ask for the same flag, and
+ * must return: a jump out of it (longjmp) would leave the flag running and
+ * every later caller waiting.
  */
 typedef struct jbigi_once_flag {
     atomic_int state;
