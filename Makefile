@@ -104,7 +104,7 @@ CORE_SOURCES := $(sort $(wildcard src/core/*.c))
 # on 32-bit targets only (LIMB32_OMITTED below).
 ENGINE_SOURCES := $(filter-out src/engines/ifma/ifma_none.c,$(sort $(wildcard src/engines/*.c src/engines/*/*.c)))
 CPU_SOURCES := src/cpu/cpu_check.c
-PLATFORM_SOURCES := src/platform/table_memory.c src/platform/posix.c
+PLATFORM_SOURCES := src/platform/table_memory.c src/platform/once.c src/platform/posix.c
 C_SOURCES := $(JNI_SOURCES) $(CORE_SOURCES) $(ENGINE_SOURCES) $(CPU_SOURCES) $(PLATFORM_SOURCES)
 C_HEADERS := $(wildcard src/*/*.h src/*/*/*.h) include/jbigi.h
 # 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine

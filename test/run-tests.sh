@@ -65,6 +65,33 @@ rc=$?
 grep -v '^ok ' "$out/jni-harness.log"
 tally "$out/jni-harness.log" jni-harness "$rc"
 
+# ---- musl (Alpine-based JVMs): every Linux library needs only libc.so.6, and the harness under musl's loader ----
+# The native tier checks the host's library and jcpuid; the --all tier every
+# Linux library in the dist jar too.  A dynamic build (GMP=system) needs the
+# system's libgmp by design, which musl's loader does not find among
+# glibc's: its musl run is skipped, counted.
+needed_libraries=lib/libjbigi.so
+[ -f build/jcpuid/libjcpuid-x86_64-linux.so ] && needed_libraries="$needed_libraries build/jcpuid/libjcpuid-x86_64-linux.so"
+dynamic_gmp=0
+case " ${GMP_LIBS:-} " in *" -lgmp "*) dynamic_gmp=1 ;; esac
+needed_flags=
+[ "$dynamic_gmp" -eq 1 ] && needed_flags=--allow-gmp
+[ "$tier" = all ] && needed_flags="$needed_flags --jar build/jbigi.jar"
+sh test/musl/needed.sh $needed_flags $needed_libraries >"$out/needed.log" 2>&1
+rc=$?
+cat "$out/needed.log"
+tally "$out/needed.log" needed-libc-only "$rc"
+if [ "$dynamic_gmp" -eq 1 ]; then
+    printf '%s\n%s\n' "skip - the harness under musl: a dynamic build needs glibc's libgmp" "0 passed, 0 failed, 1 skipped" \
+        >"$out/jni-musl.log"
+    rc=0
+else
+    sh test/jni/run.sh --musl lib/libjbigi.so >"$out/jni-musl.log" 2>&1
+    rc=$?
+fi
+grep -v '^ok ' "$out/jni-musl.log"
+tally "$out/jni-musl.log" jni-harness-musl "$rc"
+
 # ---- the engines: on this CPU's instructions, and on the model of them ----
 sh test/check-engines.sh >"$out/engines.log" 2>&1
 rc=$?

@@ -16,19 +16,70 @@
 
 #include <gmp.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #if JBIGI_GMP_MEMORY_GUARDED
 
-/* Where this thread's innermost jbigi_run_guarded waits, or NULL. */
-static _Thread_local jmp_buf *escape;
+/*
+ * The guards now running, innermost first, each with its thread: GMP's
+ * allocation functions take no context, so a failing allocation finds its
+ * own thread's innermost guard here.  A list under the process lock rather
+ * than a _Thread_local: thread-local storage would make the library need
+ * the dynamic loader's __tls_get_addr (platform.h).  Each guard lives on
+ * its caller's stack and is linked before its setjmp and unlinked before
+ * jbigi_run_guarded returns, either way.
+ */
+struct guard {
+    jmp_buf *escape;
+    uintptr_t thread;
+    struct guard *prev, *next;
+};
+static struct guard *guards;
+
+static void link_guard(struct guard *g)
+{
+    jbigi_process_lock();
+    g->prev = NULL;
+    g->next = guards;
+    if (guards != NULL)
+        guards->prev = g;
+    guards = g;
+    jbigi_process_unlock();
+}
+
+static void unlink_guard(struct guard *g)
+{
+    jbigi_process_lock();
+    if (g->prev != NULL)
+        g->prev->next = g->next;
+    else
+        guards = g->next;
+    if (g->next != NULL)
+        g->next->prev = g->prev;
+    jbigi_process_unlock();
+}
+
+/* This thread's innermost guard's jump buffer, or NULL outside any. */
+static jmp_buf *escape_of_this_thread(void)
+{
+    const uintptr_t self = jbigi_thread_self();
+    jmp_buf *escape = NULL;
+    jbigi_process_lock();
+    for (const struct guard *g = guards; g != NULL && escape == NULL; g = g->next)
+        if (g->thread == self)
+            escape = g->escape;
+    jbigi_process_unlock();
+    return escape;
+}
 
 /* GMP cannot take an allocation failure back: leave through the guard, or,
  * outside any guard, say why and stop as GMP itself would. */
 static void out_of_memory(size_t size)
 {
+    jmp_buf *escape = escape_of_this_thread();
     if (escape != NULL)
         longjmp(*escape, 1);
     fprintf(stderr, "jbigi: cannot allocate %zu bytes for GMP\n", size);
@@ -38,14 +89,15 @@ static void out_of_memory(size_t size)
 enum jbigi_status jbigi_run_guarded(jbigi_guarded_fn fn, void *context)
 {
     jmp_buf here;
-    jmp_buf *volatile outer = escape; /* read again after a longjmp */
+    struct guard guard = {&here, jbigi_thread_self(), NULL, NULL};
+    /* Linked first: nothing between here and setjmp allocates through GMP. */
+    link_guard(&guard);
     if (setjmp(here) != 0) {
-        escape = outer;
+        unlink_guard(&guard);
         return JBIGI_NO_MEMORY;
     }
-    escape = &here;
     enum jbigi_status status = fn(context);
-    escape = outer;
+    unlink_guard(&guard);
     return status;
 }
 

@@ -122,30 +122,41 @@ const jbigi_engine *jbigi_engine_at(size_t row);
 int jbigi_engine_parse(const char *name);
 
 /*
- * JBIGI_ENGINE from the environment, parsed, read once per process.  An
- * engine's CPU check asks it whether GMP is forced (JBIGI_ENGINE=gmp
- * switches the others off); the registry applies it as a forced engine on
- * the first engine choice.
+ * Which engine runs: the rule, stated here once (registry.c keeps it).
+ *
+ *   1. An explicit force (jbigi_engine_force: Java's Engine.select() for
+ *      -Djbigi.engine as NativeBigInteger initialises, after JNI_OnLoad;
+ *      the tests) wins, whenever it comes: before the first engine choice,
+ *      while it runs, or after.  The last explicit force stands.
+ *   2. JBIGI_ENGINE from the environment (for C programs and the tests) is
+ *      applied as a force by the first engine choice, once per process
+ *      (jbigi_once; never at load, so no self-test runs inside dlopen), and
+ *      only if no explicit force came first or while it was applied.
+ *   3. Otherwise the size table chooses per call (jbigi_engine_for).
+ *
+ * A force, explicit or from the environment, takes an engine only where
+ * it can run: what the CPU has (each engine's own CPU check, which holds
+ * CPU facts only and never reads the environment) and its self-test,
+ * which a force waits for when another thread is running it.  An engine
+ * that cannot run, or an unknown name, leaves the choice on auto and the
+ * note says so.  Choices made while the first choice runs wait for it.
  */
+
+/* JBIGI_ENGINE from the environment, parsed, read once per process. */
 int jbigi_engine_environment(void);
-/* 1 if JBIGI_ENGINE names the GMP engine. */
-int jbigi_engine_environment_is_gmp(void);
 
 /*
  * Forces an engine by name for every call from now on ("gmp", "adx",
- * "ifma"; "auto" or NULL lets the table choose again).  An engine this CPU
- * cannot run, or an unknown name, leaves the choice on auto and returns -1
- * (jbigi_engine_note() then says why); 0 otherwise.  Java's Engine.select()
- * calls it for -Djbigi.engine as NativeBigInteger initialises, after
- * JNI_OnLoad.  JBIGI_ENGINE (for C programs) is applied the same way on
- * the first engine choice, never at load, unless a force came first: an
- * explicit choice stands over the environment's.
+ * "ifma"; "auto" or NULL lets the table choose again): 0, or -1 when the
+ * name is unknown or this CPU cannot run that engine (the choice is then
+ * on auto and jbigi_engine_note says why).  Rule 1 above.
  */
 int jbigi_engine_force(const char *name);
 /* Forces GMP (1) or goes back to auto (0): the older switch. */
 void jbigi_engine_force_gmp(int force);
-/* 1 once JBIGI_ENGINE has been applied (or made moot by a force): for the
- * tests, which check that nothing happens before the first choice. */
+/* 1 once the first engine choice has applied JBIGI_ENGINE (or found it
+ * unset or made moot by an explicit force): for the tests, which check
+ * that nothing happens before the first choice. */
 int jbigi_engine_environment_applied(void);
 
 /*
@@ -174,8 +185,10 @@ const jbigi_table_format *jbigi_engine_table_format_of(mp_limb_t magic);
 const char *jbigi_engine_name(void);
 
 /* What a user should know about the engines beyond the name: why an engine
- * this CPU has, or one that was asked for, is not used; "" when nothing. */
-const char *jbigi_engine_note(void);
+ * this CPU has, or one that was asked for, is not used; "" when nothing.
+ * Written into note (size bytes, cut short to fit, always terminated). */
+#define JBIGI_ENGINE_NOTE_BYTES 256
+void jbigi_engine_note(char *note, size_t size);
 
 /* ---- for the engines ---- */
 
@@ -185,13 +198,16 @@ const char *jbigi_engine_note(void);
  * fault_variable) returns the outcome: the first caller runs test (with
  * corrupt = 1 when the environment variable fault_variable is "1") and
  * stores PASSED or FAILED for the life of the process; a caller arriving
- * while it runs gets NOT_RUN for that call (the engine is not used for it)
- * and neither waits nor runs it again.  test returns 0 when every result
- * matched, > 0 for a mismatch, < 0 when memory ran out: then nothing is
- * stored and a later caller runs it again.
+ * while it runs waits for that outcome (so a force never finds an engine
+ * "unusable" only because its test was running).  test returns 0 when
+ * every result matched, > 0 for a mismatch, < 0 when memory ran out: then
+ * nothing is stored, that caller gets NOT_RUN, and the next caller (a
+ * waiter included) runs it again.  test must return, never leave by a
+ * jump (jbigi_run_guarded's, from GMP's allocator): waiters would wait for
+ * good; the self-tests take their memory from calloc for that reason.
  */
 #define JBIGI_SELFTEST_UNKNOWN (-1)
-#define JBIGI_SELFTEST_NOT_RUN 0 /* the CPU cannot run the engine, or the test is running or ran out of memory */
+#define JBIGI_SELFTEST_NOT_RUN 0 /* the CPU cannot run the engine, or the test ran out of memory */
 #define JBIGI_SELFTEST_PASSED 1
 #define JBIGI_SELFTEST_FAILED 2 /* the engine is off for the process */
 int jbigi_selftest_once(atomic_int *state, int (*test)(int corrupt), const char *fault_variable);

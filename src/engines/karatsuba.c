@@ -16,7 +16,11 @@
  *
  * Scratch, for a split of n limbs: n limbs for the differences (later the
  * middle term), n for their square or product, and what the halves' own
- * splits need above that: 2 n + 2 (n / 2) + ... < 4 n limbs.
+ * splits need above that: 2 n + 2 (n / 2) + ... < 4 n limbs; plus what
+ * GMP's side-channel-silent functions ask for (mpn_sec_mul_itch,
+ * mpn_sec_sqr_itch, mpn_sec_add_1_itch), added where they run: 0 in GMP 6,
+ * but a library built against a shared libgmp runs whichever GMP the
+ * system has, so jbigi_karatsuba_scratch asks them and never assumes.
  */
 #include "engines/karatsuba.h"
 
@@ -25,8 +29,43 @@ static int splits(mp_size_t n, mp_size_t min)
     return n >= min && n % 2 == 0;
 }
 
+static size_t sqr_itch(mp_size_t n)
+{
+    return (size_t)mpn_sec_sqr_itch(n);
+}
+
+static size_t mul_itch(mp_size_t n)
+{
+    return (size_t)mpn_sec_mul_itch(n, n);
+}
+
+/* The scratch a square (min: JBIGI_KARATSUBA_SQR_MIN_LIMBS, leaf_itch:
+ * sqr_itch) or product of n limbs takes: at a split, the differences and
+ * their square or product (2 n), then the larger of the halves' own needs
+ * and what add_middle's mpn_sec_add_1 needs beyond the n limbs it starts
+ * at; at a leaf, GMP's own. */
+static size_t scratch_of(mp_size_t n, mp_size_t min, size_t (*leaf_itch)(mp_size_t))
+{
+    if (!splits(n, min))
+        return leaf_itch(n);
+    const mp_size_t h = n / 2;
+    size_t above = scratch_of(h, min, leaf_itch);
+    const size_t add = (size_t)mpn_sec_add_1_itch(h);
+    if (add > (size_t)n + above)
+        above = add - (size_t)n;
+    return 2 * (size_t)n + above;
+}
+
+size_t jbigi_karatsuba_scratch(mp_size_t n)
+{
+    const size_t sqr = scratch_of(n, JBIGI_KARATSUBA_SQR_MIN_LIMBS, sqr_itch),
+                 mul = scratch_of(n, JBIGI_KARATSUBA_MUL_MIN_LIMBS, mul_itch);
+    return sqr > mul ? sqr : mul;
+}
+
 /* r[0 .. 2 h) += the middle term t (n = 2 h limbs) at B^h, with its carry
- * c, every limb of r above it visited whatever the carry. */
+ * c, every limb of r above it visited whatever the carry; scratch: n limbs
+ * and the caller's deeper scratch after them (scratch_of). */
 static void add_middle(mp_limb_t *r, const mp_limb_t *t, mp_limb_t c, mp_size_t n, mp_limb_t *scratch)
 {
     const mp_size_t h = n / 2;
@@ -48,7 +87,7 @@ void jbigi_karatsuba_sqr(mp_limb_t *r, const mp_limb_t *a, mp_size_t n, int secr
 {
     if (!splits(n, JBIGI_KARATSUBA_SQR_MIN_LIMBS)) {
         if (secret)
-            mpn_sec_sqr(r, a, n, scratch); /* mpn_sec_sqr_itch is 0 in GMP 6 */
+            mpn_sec_sqr(r, a, n, scratch); /* sqr_itch(n) limbs: jbigi_karatsuba_scratch */
         else
             mpn_sqr(r, a, n);
         return;
@@ -70,7 +109,7 @@ void jbigi_karatsuba_mul(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, m
 {
     if (!splits(n, JBIGI_KARATSUBA_MUL_MIN_LIMBS)) {
         if (secret)
-            mpn_sec_mul(r, a, n, b, n, scratch); /* mpn_sec_mul_itch is 0 in GMP 6 */
+            mpn_sec_mul(r, a, n, b, n, scratch); /* mul_itch(n) limbs: jbigi_karatsuba_scratch */
         else
             mpn_mul_n(r, a, b, n);
         return;

@@ -15,6 +15,8 @@
 #ifndef JBIGI_KARATSUBA_H
 #define JBIGI_KARATSUBA_H
 
+#include <stddef.h>
+
 #include <gmp.h>
 
 /* Even lengths from these are split, the halves again while they are; below
@@ -24,12 +26,14 @@
 #define JBIGI_KARATSUBA_SQR_MIN_LIMBS 48
 #define JBIGI_KARATSUBA_MUL_MIN_LIMBS 24
 
-/* The scratch, in limbs, for a length of n limbs. */
-#define JBIGI_KARATSUBA_SCRATCH(n) (4 * (n))
+/* The scratch, in limbs, for a square or product of n limbs: below 4 n
+ * with GMP 6, whose mpn_sec_*_itch are 0, and with what the running GMP's
+ * mpn_sec_mul_itch, mpn_sec_sqr_itch and mpn_sec_add_1_itch ask for. */
+size_t jbigi_karatsuba_scratch(mp_size_t n);
 
 /*
  * r (2 n limbs) = a a, and r = a b, for a, b of n >= 1 limbs.  r must not
- * overlap a, b or scratch; scratch holds JBIGI_KARATSUBA_SCRATCH(n) limbs
+ * overlap a, b or scratch; scratch holds jbigi_karatsuba_scratch(n) limbs
  * and is left holding values derived from the inputs (the caller wipes it
  * when they are secret).  With secret set, time and addresses depend on n
  * alone.

@@ -21,6 +21,9 @@
  * shapes were measured for it), else GMP's; a table is multiplied by the
  * engine chosen now where that engine reads its format and takes its size,
  * else by the last row that reads the format (the GMP engine for GMP's).
+ *
+ * Forcing an engine (JBIGI_ENGINE, -Djbigi.engine) follows the rule stated
+ * in engine.h, "Which engine runs"; the choice word below keeps it.
  */
 #include "engines/engine.h"
 
@@ -30,6 +33,7 @@
 #include <string.h>
 
 #include "cpu/cpu_check.h"
+#include "platform/platform.h"
 
 extern const jbigi_engine jbigi_small_engine;
 extern const jbigi_engine jbigi_ifma_engine;
@@ -156,48 +160,63 @@ int jbigi_engine_environment(void)
     return v;
 }
 
-int jbigi_engine_environment_is_gmp(void)
-{
-    const int v = jbigi_engine_environment();
-    return v >= 0 && rows[v].engine == &jbigi_gmp_engine;
-}
+/*
+ * The rule (engine.h, "Which engine runs") in one word, so that a force and
+ * the environment's wish are decided by one compare-and-swap: the forced
+ * row plus one (0: auto), REFUSED when the engine last asked for could not
+ * be used, DECIDED once anything was forced.  0: nothing asked for yet.
+ * An explicit force stores its word whatever was there; the environment's
+ * is stored only over 0, so it never overwrites an explicit force.
+ */
+#define CHOICE_ROW_MASK 0xff
+#define CHOICE_REFUSED 0x100
+#define CHOICE_DECIDED 0x200
+static atomic_int choice;
 
-/* JBIGI_ENGINE_AUTO, or the forced row.  Atomic, so that late readers see
- * it whole. */
-static atomic_int forced = JBIGI_ENGINE_AUTO;
-/* 1 when the last engine asked for could not be used. */
-static atomic_int refused;
+_Static_assert(sizeof rows / sizeof rows[0] < CHOICE_ROW_MASK, "a row fits the choice word");
 
-/* Forces a jbigi_engine_parse value. */
-static int force(int row)
+/* The word forcing a jbigi_engine_parse value gives.  available() runs the
+ * engine's self-test if it has not run (waiting for it if another thread
+ * runs it). */
+static int choice_for(int row)
 {
     const int usable = row == JBIGI_ENGINE_AUTO || (row >= 0 && rows[row].engine->available());
-    atomic_store(&forced, usable ? row : JBIGI_ENGINE_AUTO);
-    atomic_store(&refused, !usable);
-    return usable ? 0 : -1;
+    return CHOICE_DECIDED | (usable ? row + 1 : CHOICE_REFUSED);
 }
 
-/* 1 once JBIGI_ENGINE has been applied, or made moot by an explicit force. */
-static atomic_int environment_applied;
-
-/* JBIGI_ENGINE from the environment (the switch for C programs and the
- * tests), applied as a forced engine on the first engine choice: never at
- * load, so that no engine runs its self-test inside dlopen, before
- * JNI_OnLoad's CPU check.  A thread choosing while another applies it gets
- * the table's choice for that call, which gives the same results. */
-static void apply_environment(void)
+/* The forced row, or JBIGI_ENGINE_AUTO. */
+static int forced_row(void)
 {
-    if (atomic_load_explicit(&environment_applied, memory_order_acquire) ||
-        atomic_exchange(&environment_applied, 1))
-        return;
-    if (getenv("JBIGI_ENGINE") != NULL)
-        force(jbigi_engine_environment());
+    return (atomic_load_explicit(&choice, memory_order_acquire) & CHOICE_ROW_MASK) - 1;
+}
+
+static jbigi_once_flag first_choice = JBIGI_ONCE_INIT;
+/* 1 once the first choice has run (environment_applied for the tests). */
+static atomic_int first_choice_made;
+
+/* The first engine choice (rule 2): JBIGI_ENGINE applied as a force unless
+ * an explicit one came first or comes while its engine's self-test runs. */
+static int apply_environment(void *unused)
+{
+    (void)unused;
+    if (getenv("JBIGI_ENGINE") != NULL && atomic_load(&choice) == 0) {
+        int nothing_yet = 0;
+        atomic_compare_exchange_strong(&choice, &nothing_yet, choice_for(jbigi_engine_environment()));
+    }
+    atomic_store(&first_choice_made, 1);
+    return 1;
+}
+
+static void make_first_choice(void)
+{
+    jbigi_once(&first_choice, apply_environment, NULL);
 }
 
 int jbigi_engine_force(const char *name)
 {
-    atomic_store(&environment_applied, 1); /* an explicit choice stands over JBIGI_ENGINE */
-    return force(jbigi_engine_parse(name));
+    const int word = choice_for(jbigi_engine_parse(name));
+    atomic_store(&choice, word);
+    return word & CHOICE_REFUSED ? -1 : 0;
 }
 
 void jbigi_engine_force_gmp(int on)
@@ -207,7 +226,7 @@ void jbigi_engine_force_gmp(int on)
 
 int jbigi_engine_environment_applied(void)
 {
-    return atomic_load(&environment_applied);
+    return atomic_load(&first_choice_made) || (atomic_load(&choice) & CHOICE_DECIDED) != 0;
 }
 
 /* ---- the choice ---- */
@@ -220,8 +239,8 @@ static int fits(const struct row *r, mp_size_t n, int constant_time)
 
 const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time)
 {
-    apply_environment();
-    const int f = atomic_load_explicit(&forced, memory_order_relaxed);
+    make_first_choice();
+    const int f = forced_row();
     if (f >= 0 && rows[f].engine != &jbigi_gmp_engine && fits(&rows[f], n, constant_time))
         return rows[f].engine;
     const int gmp_forced = f >= 0 && rows[f].engine == &jbigi_gmp_engine;
@@ -318,19 +337,19 @@ const jbigi_table_format *jbigi_engine_table_format_of(mp_limb_t magic)
 
 /* ---- what a user should know ---- */
 
-const char *jbigi_engine_note(void)
+void jbigi_engine_note(char *note, size_t size)
 {
-    apply_environment();
-    static _Thread_local char note[256];
+    make_first_choice();
+    if (size == 0)
+        return;
     note[0] = '\0';
     for (size_t i = 0; i < ROWS; i++) {
         if (!rows[i].engine->selftest_failed())
             continue;
         const size_t used = strlen(note);
-        snprintf(note + used, sizeof note - used, "%s%s switched off: its known-answer self-test failed on this CPU",
+        snprintf(note + used, size - used, "%s%s switched off: its known-answer self-test failed on this CPU",
                  used > 0 ? "; " : "", rows[i].engine->name);
     }
-    if (note[0] == '\0' && atomic_load(&refused))
-        return "the engine asked for is not known or this CPU cannot run it: chosen per call instead";
-    return note;
+    if (note[0] == '\0' && (atomic_load(&choice) & CHOICE_REFUSED))
+        snprintf(note, size, "%s", "the engine asked for is not known or this CPU cannot run it: chosen per call instead");
 }

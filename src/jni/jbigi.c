@@ -412,7 +412,9 @@ JNIEXPORT jstring JNICALL
 Java_net_i2p_util_Engine_nativeNote(JNIEnv *env, jclass cls)
 {
     (void)cls;
-    return (*env)->NewStringUTF(env, jbigi_engine_note());
+    char note[JBIGI_ENGINE_NOTE_BYTES];
+    jbigi_engine_note(note, sizeof note);
+    return (*env)->NewStringUTF(env, note);
 }
 
 JNIEXPORT jstring JNICALL

@@ -5,6 +5,8 @@
 #include "platform/platform.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -52,4 +54,33 @@ void jbigi_process_lock(void)
 void jbigi_process_unlock(void)
 {
     pthread_mutex_unlock(&process_lock);
+}
+
+/* One mutex and condition variable for every waiter: the waits are rare
+ * (a self-test or the first engine choice another thread is running). */
+static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wait_cond = PTHREAD_COND_INITIALIZER;
+
+void jbigi_wait_while(atomic_int *word, int value)
+{
+    if (atomic_load_explicit(word, memory_order_acquire) != value)
+        return;
+    pthread_mutex_lock(&wait_lock);
+    while (atomic_load_explicit(word, memory_order_acquire) == value)
+        pthread_cond_wait(&wait_cond, &wait_lock);
+    pthread_mutex_unlock(&wait_lock);
+}
+
+void jbigi_store_and_wake(atomic_int *word, int value)
+{
+    pthread_mutex_lock(&wait_lock);
+    atomic_store_explicit(word, value, memory_order_release);
+    pthread_cond_broadcast(&wait_cond);
+    pthread_mutex_unlock(&wait_lock);
+}
+
+uintptr_t jbigi_thread_self(void)
+{
+    /* pthread_t is an integer (glibc, musl) or a pointer (the BSDs). */
+    return (uintptr_t)pthread_self();
 }

@@ -5,6 +5,8 @@
 #include <windows.h>
 
 #include <malloc.h>
+#include <stdatomic.h>
+#include <stdint.h>
 
 #include "platform/platform.h"
 
@@ -55,4 +57,31 @@ void jbigi_process_lock(void)
 void jbigi_process_unlock(void)
 {
     ReleaseSRWLockExclusive(&process_lock);
+}
+
+/* One lock and condition variable for every waiter (posix.c's rule). */
+static SRWLOCK wait_lock = SRWLOCK_INIT;
+static CONDITION_VARIABLE wait_cond = CONDITION_VARIABLE_INIT;
+
+void jbigi_wait_while(atomic_int *word, int value)
+{
+    if (atomic_load_explicit(word, memory_order_acquire) != value)
+        return;
+    AcquireSRWLockExclusive(&wait_lock);
+    while (atomic_load_explicit(word, memory_order_acquire) == value)
+        SleepConditionVariableSRW(&wait_cond, &wait_lock, INFINITE, 0);
+    ReleaseSRWLockExclusive(&wait_lock);
+}
+
+void jbigi_store_and_wake(atomic_int *word, int value)
+{
+    AcquireSRWLockExclusive(&wait_lock);
+    atomic_store_explicit(word, value, memory_order_release);
+    WakeAllConditionVariable(&wait_cond);
+    ReleaseSRWLockExclusive(&wait_lock);
+}
+
+uintptr_t jbigi_thread_self(void)
+{
+    return (uintptr_t)GetCurrentThreadId();
 }

@@ -4,7 +4,7 @@
  * mpz_powm_sec, bit for bit, on edge cases and random cases at every modulus
  * size it handles (1 to 128 limbs), its Montgomery layer (reduction,
  * products, conversions), its table select and its known-answer
- * self-test.  Where the CPU lacks BMI2 or ADX (or JBIGI_ENGINE=gmp) the
+ * self-test.  Where the CPU lacks BMI2 or ADX the
  * engine checks are counted as skipped and the entry points must refuse to
  * run.
  *
@@ -243,9 +243,6 @@ static void check_select(void)
 
 static void check_switch(void)
 {
-    const char *env = getenv("JBIGI_ENGINE");
-    if (env != NULL && strcmp(env, "gmp") == 0)
-        CHECK(!jbigi_adx_cpu(), "JBIGI_ENGINE=gmp but the engine reports the CPU");
     if (!jbigi_adx_cpu()) {
         mp_limb_t m[32], b[32] = {0}, e[32] = {3}, r[32];
         memset(m, 0xff, sizeof m);
@@ -263,10 +260,7 @@ int main(void)
     test_seed("test_adx");
     check_switch();
     if (!jbigi_adx_cpu()) {
-        SKIP(1, "the engine checks: %s",
-             getenv("JBIGI_ENGINE") && strcmp(getenv("JBIGI_ENGINE"), "gmp") == 0
-                 ? "JBIGI_ENGINE=gmp forces GMP"
-                 : "this CPU has no BMI2 and ADX");
+        SKIP(1, "the engine checks: this CPU has no BMI2 and ADX");
         return finish("test_adx");
     }
     CHECK(jbigi_adx_available(), "the engine's self-test failed (%d)", jbigi_adx_selftest_result());

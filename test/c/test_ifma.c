@@ -9,9 +9,9 @@
  * the portable model of them (-DJBIGI_IFMA_MODEL, test/model/) on any CPU:
  * test/check-engines.sh runs whichever this machine allows, so the engine's
  * code is checked everywhere.  Where the engine cannot run at all (a real
- * build on a CPU without IFMA, or JBIGI_ENGINE=gmp) the engine checks are
- * counted as skipped; the checks that apply everywhere still run: the
- * forced-GMP switch is obeyed, and the entry points refuse to run.
+ * build on a CPU without IFMA) the engine checks are counted as skipped;
+ * the checks that apply everywhere still run: the entry points refuse to
+ * run.
  *
  * JBIGI_TEST_SEED replays a run; JBIGI_TEST_SCALE (percent) scales the
  * random case counts, and below 100 (valgrind) also thins the fixed edge
@@ -274,10 +274,6 @@ static void check_normalize(int words, long cases)
 /* Checks that hold on every CPU. */
 static void check_switch(void)
 {
-    const char *env = getenv("JBIGI_ENGINE");
-    int forced = env != NULL && strcmp(env, "gmp") == 0;
-    if (forced)
-        CHECK(!jbigi_ifma_available() && !jbigi_ifma_cpu(), "JBIGI_ENGINE=gmp but the engine reports available");
     CHECK(jbigi_ifma_available() == jbigi_ifma_available(), "availability changed between calls");
     if (!jbigi_ifma_cpu()) {
         mp_limb_t m[32], b[32], e[32], r[32];
@@ -321,10 +317,7 @@ int main(void)
     check_headroom();
     check_switch();
     if (!jbigi_ifma_cpu()) {
-        SKIP(1, "the engine checks: %s",
-             getenv("JBIGI_ENGINE") && strcmp(getenv("JBIGI_ENGINE"), "gmp") == 0
-                 ? "JBIGI_ENGINE=gmp forces GMP"
-                 : "this CPU or OS has no AVX-512 IFMA (test/check-engines.sh runs them on the model)");
+        SKIP(1, "the engine checks: this CPU or OS has no AVX-512 IFMA (test/check-engines.sh runs them on the model)");
         return finish("test_ifma");
     }
     CHECK(jbigi_ifma_available(), "the engine's self-test failed (%d)", jbigi_ifma_selftest_result());

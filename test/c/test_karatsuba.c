@@ -5,12 +5,21 @@
  * carry-stressing patterns and on the values that steer its branch-free
  * choices: halves equal, each half the larger, all ones, zero, one.  Each
  * call runs between guard limbs: it must write exactly 2 n limbs of r and
- * stay inside JBIGI_KARATSUBA_SCRATCH(n) limbs of scratch.
+ * stay inside jbigi_karatsuba_scratch(n) limbs of scratch.
+ *
+ * GMP's own scratch: GMP 6's mpn_sec_mul_itch, mpn_sec_sqr_itch and
+ * mpn_sec_add_1_itch are 0, another GMP's (a shared libgmp) may not be.
+ * The itch functions are intercepted (--wrap) to ask for more, and the
+ * mpn_sec_* functions to fill all the scratch they were told of, before
+ * and after they run, as such a GMP may: the sizing must include it, each
+ * call's scratch must lie inside the caller's and overlap nothing live,
+ * and the results must not change.
  *
  * JBIGI_TEST_SEED replays a run; JBIGI_TEST_SCALE (percent) scales the
  * random case count.
  */
 #include <gmp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -34,12 +43,95 @@ static void set_guards(mp_limb_t *p, size_t count)
         p[i] = GUARD_LIMB;
 }
 
+/* ---- GMP's scratch, as a GMP that uses it would ---- */
+
+static int hungry;                                /* 1: the itch functions ask for more */
+static const mp_limb_t *scratch_low, *scratch_end; /* the caller's scratch */
+static long outside;                              /* GMP calls given scratch outside it */
+
+mp_size_t __real___gmpn_sec_mul_itch(mp_size_t an, mp_size_t bn);
+mp_size_t __real___gmpn_sec_sqr_itch(mp_size_t an);
+mp_size_t __real___gmpn_sec_add_1_itch(mp_size_t n);
+void __real___gmpn_sec_mul(mp_ptr rp, mp_srcptr ap, mp_size_t an, mp_srcptr bp, mp_size_t bn, mp_ptr tp);
+void __real___gmpn_sec_sqr(mp_ptr rp, mp_srcptr ap, mp_size_t an, mp_ptr tp);
+mp_limb_t __real___gmpn_sec_add_1(mp_ptr rp, mp_srcptr ap, mp_size_t n, mp_limb_t b, mp_ptr tp);
+mp_size_t __wrap___gmpn_sec_mul_itch(mp_size_t an, mp_size_t bn);
+mp_size_t __wrap___gmpn_sec_sqr_itch(mp_size_t an);
+mp_size_t __wrap___gmpn_sec_add_1_itch(mp_size_t n);
+void __wrap___gmpn_sec_mul(mp_ptr rp, mp_srcptr ap, mp_size_t an, mp_srcptr bp, mp_size_t bn, mp_ptr tp);
+void __wrap___gmpn_sec_sqr(mp_ptr rp, mp_srcptr ap, mp_size_t an, mp_ptr tp);
+mp_limb_t __wrap___gmpn_sec_add_1(mp_ptr rp, mp_srcptr ap, mp_size_t n, mp_limb_t b, mp_ptr tp);
+
+/* More than the 4 n limbs the code once assumed were enough for it all. */
+mp_size_t __wrap___gmpn_sec_mul_itch(mp_size_t an, mp_size_t bn)
+{
+    return __real___gmpn_sec_mul_itch(an, bn) + (hungry ? 4 * an + 3 : 0);
+}
+
+mp_size_t __wrap___gmpn_sec_sqr_itch(mp_size_t an)
+{
+    return __real___gmpn_sec_sqr_itch(an) + (hungry ? 4 * an + 5 : 0);
+}
+
+mp_size_t __wrap___gmpn_sec_add_1_itch(mp_size_t n)
+{
+    return __real___gmpn_sec_add_1_itch(n) + (hungry ? 3 * n + 7 : 0);
+}
+
+/* Fills the limbs tp .. tp + count, when they lie in the caller's scratch. */
+static void scribble(mp_limb_t *tp, mp_size_t count)
+{
+    if (!hungry)
+        return;
+    if (tp < scratch_low || tp + count > scratch_end) {
+        outside++;
+        return;
+    }
+    for (mp_size_t i = 0; i < count; i++)
+        tp[i] = (mp_limb_t)0xa5a5a5a5a5a5a5a5ULL ^ (mp_limb_t)i;
+}
+
+void __wrap___gmpn_sec_mul(mp_ptr rp, mp_srcptr ap, mp_size_t an, mp_srcptr bp, mp_size_t bn, mp_ptr tp)
+{
+    scribble(tp, mpn_sec_mul_itch(an, bn));
+    __real___gmpn_sec_mul(rp, ap, an, bp, bn, tp);
+    scribble(tp, mpn_sec_mul_itch(an, bn));
+}
+
+void __wrap___gmpn_sec_sqr(mp_ptr rp, mp_srcptr ap, mp_size_t an, mp_ptr tp)
+{
+    scribble(tp, mpn_sec_sqr_itch(an));
+    __real___gmpn_sec_sqr(rp, ap, an, tp);
+    scribble(tp, mpn_sec_sqr_itch(an));
+}
+
+mp_limb_t __wrap___gmpn_sec_add_1(mp_ptr rp, mp_srcptr ap, mp_size_t n, mp_limb_t b, mp_ptr tp)
+{
+    scribble(tp, mpn_sec_add_1_itch(n));
+    const mp_limb_t carry = __real___gmpn_sec_add_1(rp, ap, n, b, tp);
+    scribble(tp, mpn_sec_add_1_itch(n));
+    return carry;
+}
+
 /* a, and b when it is not NULL, through both forms against GMP. */
 static void check_pair(const char *what, const mp_limb_t *a, const mp_limb_t *b, mp_size_t n)
 {
     static mp_limb_t expect[2 * MAXN], out[GUARD + 2 * MAXN + GUARD];
-    static mp_limb_t scratch[JBIGI_KARATSUBA_SCRATCH(MAXN) + GUARD];
-    const size_t scratch_limbs = JBIGI_KARATSUBA_SCRATCH(n);
+    static mp_limb_t *scratch;
+    static size_t scratch_room;
+    const size_t scratch_limbs = jbigi_karatsuba_scratch(n);
+    if (scratch_limbs + GUARD > scratch_room) {
+        free(scratch);
+        scratch_room = scratch_limbs + GUARD;
+        scratch = malloc(scratch_room * sizeof *scratch);
+        if (scratch == NULL) {
+            CHECK(0, "no memory for %zu limbs of scratch", scratch_room);
+            return;
+        }
+    }
+    scratch_low = scratch;
+    scratch_end = scratch + scratch_limbs;
+    const long outside_before = outside;
     if (b == NULL)
         mpn_sqr(expect, a, n);
     else
@@ -60,6 +152,8 @@ static void check_pair(const char *what, const mp_limb_t *a, const mp_limb_t *b,
         CHECK(guards_hold(scratch + scratch_limbs, GUARD), "%s %s, n=%ld: used more scratch than %zu limbs",
               b ? "mul" : "sqr", what, (long)n, scratch_limbs);
     }
+    CHECK(outside == outside_before, "%s %s, n=%ld: GMP was given scratch beyond the %zu limbs sized for it%s",
+          b ? "mul" : "sqr", what, (long)n, scratch_limbs, hungry ? " (itch above 0)" : "");
 }
 
 /* x = the value of one of the shapes below, n limbs. */
@@ -88,6 +182,18 @@ int main(void)
 {
     test_seed("test_karatsuba");
     mp_limb_t a[MAXN], b[MAXN];
+    /* GMP's scratch taken as a GMP that asks for some would: every length,
+     * every shape, once each. */
+    hungry = 1;
+    for (mp_size_t n = 1; n <= MAXN; n++) {
+        for (int shape = 0; shape < SHAPES; shape++) {
+            shaped(a, n, shape);
+            shaped(b, n, (shape + 3) % SHAPES);
+            check_pair("GMP's scratch used", a, NULL, n);
+            check_pair("GMP's scratch used", a, b, n);
+        }
+    }
+    hungry = 0;
     for (mp_size_t n = 1; n <= MAXN; n++) {
         for (int sa = 0; sa < SHAPES; sa++) {
             shaped(a, n, sa);

@@ -15,6 +15,15 @@
 #       reference (the random cases then check the natives against each
 #       other only).
 #
+#   test/jni/run.sh --musl [--no-gmp] [LIBRARY]
+#       The same harness built with Debian's musl-gcc (musl-tools) and run
+#       under musl's loader, which dlopens LIBRARY (default
+#       lib/libjbigi.so) as an Alpine-based JVM would: a library needing
+#       any glibc file but libc.so.6 fails to load.  The GMP reference is
+#       build/gmp-static's libgmp.a when it links with musl-gcc; random
+#       cases at JBIGI_TEST_SCALE=10 unless set.  Without musl-gcc: one
+#       skip, counted.
+#
 #   test/jni/run.sh --windows [--no-gmp] [DLL]
 #       Windows x86-64: cross-built with x86_64-w64-mingw32-gcc, run with
 #       Debian's wine64; DLL default build/dist/jbigi-windows-zen2_64.dll.
@@ -45,8 +54,9 @@ for arg in "$@"; do
     case $arg in
         --valgrind) valgrind=1 ;;
         --windows) target=windows ;;
+        --musl) target=musl ;;
         --no-gmp) gmp=0 ;;
-        -*) echo "usage: $0 [--windows] [--valgrind] [--no-gmp] [LIBRARY]" >&2; exit 2 ;;
+        -*) echo "usage: $0 [--windows | --musl] [--valgrind] [--no-gmp] [LIBRARY]" >&2; exit 2 ;;
         *) library=$arg ;;
     esac
 done
@@ -98,6 +108,35 @@ run_linux() {
     fi
 }
 
+# ---- musl: Debian's musl-gcc, and musl's loader ----
+
+build_musl() {
+    jh=$(java_home)
+    flags="$WARNINGS -Iinclude -I$jh/include -I$jh/include/linux"
+    gmp_flags=
+    gmp_libs=
+    # GMP's static library has no libc of its own to mix: it links as is.
+    gmp_dir=build/gmp-static
+    if [ "$gmp" -eq 1 ] && [ -f "$gmp_dir/lib/libgmp.a" ] &&
+        gmp_links musl-gcc "-I$gmp_dir/include $gmp_dir/lib/libgmp.a"; then
+        gmp_flags="-DJNI_HARNESS_GMP -I$gmp_dir/include"
+        gmp_libs="$gmp_dir/lib/libgmp.a"
+    elif [ "$gmp" -eq 1 ]; then
+        echo "# run.sh: no static GMP under $gmp_dir that musl-gcc links: building without the GMP reference"
+    fi
+    # shellcheck disable=SC2086 # lists of flags and files
+    musl-gcc $flags $gmp_flags $SOURCES -o "$OUT/jni_harness_musl" $gmp_libs
+}
+
+run_musl() {
+    lib=${library:-lib/libjbigi.so}
+    # The interpreter is musl's: the harness's dlopen is musl's loader.
+    interpreter=$(readelf -l "$OUT/jni_harness_musl" | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+    echo "# run.sh: $OUT/jni_harness_musl runs under ${interpreter:-a static musl}"
+    # shellcheck disable=SC2086 # a list of files
+    JBIGI_TEST_SCALE=${JBIGI_TEST_SCALE:-10} "$OUT/jni_harness_musl" "$lib" $VECTORS
+}
+
 # ---- Windows x86-64: mingw-w64 and wine64 ----
 
 build_windows() {
@@ -143,6 +182,15 @@ if [ "$target" = windows ]; then
     [ "$valgrind" -eq 0 ] || { echo "run.sh: --valgrind is for the Linux build" >&2; exit 2; }
     build_windows
     run_windows
+elif [ "$target" = musl ]; then
+    [ "$valgrind" -eq 0 ] || { echo "run.sh: --valgrind is for the Linux build" >&2; exit 2; }
+    if ! command -v musl-gcc >/dev/null; then
+        echo "skip - no musl-gcc to build the harness for musl's loader (apt-get install musl-tools)"
+        echo "0 passed, 0 failed, 1 skipped"
+        exit 0
+    fi
+    build_musl
+    run_musl
 else
     build_linux
     run_linux

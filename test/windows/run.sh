@@ -92,12 +92,13 @@ run_exe() { # name env
 
 # ---- 1. the C tests (make check only) ----
 if ! $host_only; then
-    # Left to Linux: test_engine starts children with fork; test_table_memory,
-    # test_oom and test_wipe interpose on the C library's allocator and mmap by
-    # their glibc names (-Wl,--wrap), which the Windows build does not call
-    # (platform/windows.c).  The rest run as on Linux.
+    # Left to Linux: test_engine and test_engine_choice start children with
+    # fork; test_table_memory, test_oom and test_wipe interpose on the C
+    # library's allocator and mmap by their glibc names (-Wl,--wrap), which
+    # the Windows build does not call (platform/windows.c).  The rest run as
+    # on Linux.
     for t in $(c_tests); do
-        case $t in test_engine | test_table_memory | test_oom | test_wipe) continue ;; esac
+        case $t in test_engine | test_engine_choice | test_table_memory | test_oom | test_wipe) continue ;; esac
         if ! $MINGW-gcc $cflags -o "$out/$t.exe" "test/c/$t.c" $sources "$gmp/lib/libgmp.a" -static \
             $(c_test_link_flags "$t") >"$out/$t.build.log" 2>&1; then
             cat "$out/$t.build.log"

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <gmp.h>
 
+#include "engines/karatsuba.h"
 #include "engines/powm_driver.h"
 #include "platform/asm.h"
 
@@ -71,8 +72,9 @@ int jbigi_adx_selftest_result(void);
 int jbigi_adx_selftest(int corrupt);
 
 /* The products' scratch in a context, in limbs: the product, the
- * reduction's carries, Karatsuba's scratch (karatsuba.h). */
-#define JBIGI_ADX_WORK_LIMBS(N) (3 * (size_t)(N) + 4 * (size_t)(N))
+ * reduction's carries, Karatsuba's scratch (karatsuba.h, GMP's own scratch
+ * included).  Sized where the context is (jbigi_adx_ctx_init). */
+#define JBIGI_ADX_WORK_LIMBS(N) (3 * (size_t)(N) + jbigi_karatsuba_scratch(N))
 
 /* A modulus prepared for the engine.  Only the work area changes once it
  * is initialised: a context serves one thread at a time (each

@@ -568,10 +568,10 @@ void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t
     jbigi_secure_zero(r, sizeof(mp_limb_t) * (size_t)N);
 }
 
+/* CPU facts only: whether JBIGI_ENGINE or a force lets the engine run is
+ * the registry's to decide (engine.h, "Which engine runs"). */
 static int cpu_has_adx(void)
 {
-    if (jbigi_engine_environment_is_gmp())
-        return 0;
 #if defined(JBIGI_ADX_VALGRIND)
     /* Test builds for valgrind only, on a host with ADX: valgrind executes
      * ADCX and ADOX but clears ADX in the CPUID it shows the program. */

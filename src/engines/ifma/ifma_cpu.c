@@ -12,9 +12,8 @@
  * A CPU with the instructions under an OS or hypervisor that does not save
  * ZMM state would corrupt registers silently, hence both checks.
  *
- * JBIGI_ENGINE=gmp in the environment makes the engine unavailable: the
- * forced-GMP switch for valgrind (which cannot execute AVX-512) and for
- * comparisons (jbigi_engine_environment, read once).
+ * CPU facts only: JBIGI_ENGINE and an explicit force are the registry's
+ * (engine.h, "Which engine runs"), so neither changes what is cached here.
  *
  * The answer (and whether the CPU is an AMD Zen 4, for the size table
  * in registry.c) is computed on the first question and cached in an atomic;
@@ -61,11 +60,6 @@ static int cpu_is_amd_family_19h(void)
     return jbigi_cpu_is_amd() && jbigi_cpu_family() == 0x19;
 }
 
-static int engine_forced_off(void)
-{
-    return jbigi_engine_environment_is_gmp();
-}
-
 /* -1: not computed yet; 0: the CPU cannot run the engine; 1: it can; 2:
  * it can, and it is an AMD Zen 4 (family 19h), where the engine wins from
  * smaller moduli than elsewhere (see ifma_powm.c).  One CPUID pass per
@@ -75,7 +69,7 @@ static atomic_int cpu = -1;
 static int compute_cpu(void)
 {
     int v = 0;
-    if (!engine_forced_off() && cpu_has_ifma())
+    if (cpu_has_ifma())
         v = cpu_is_amd_family_19h() ? 2 : 1;
     atomic_store_explicit(&cpu, v, memory_order_release);
     return v;
