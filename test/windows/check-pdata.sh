@@ -15,6 +15,8 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . test/lib.sh
 OBJDUMP=${OBJDUMP:-x86_64-w64-mingw32-objdump}
+out=build/test/windows/pdata
+mkdir -p "$out"
 passed=0
 failed=0
 
@@ -30,7 +32,7 @@ for obj in "$@"; do
             s ~ /^\.pdata/ { sub(/^ [0-9a-f]+ /, ""); d = substr($0, 1, 35); gsub(/ /, "", d); print "P", s, d }'
         $OBJDUMP -d --no-show-raw-insn "$obj" | awk '/^Disassembly of section / { s = $4; sub(/:$/, "", s); next }
             /^ *[0-9a-f]+:\t/ { a = $1; sub(/:$/, "", a); $1 = ""; print "D", s, a, ($0 ~ /^ *(nop|xchg +%ax,%ax|data16|cs nop|int3)/) ? 1 : 0 }'
-    } >"$obj.pdata-check"
+    } >"$out/facts"
     verdict=$(awk '
         function hex(s,   i, v) { v = 0; s = tolower(s)
             for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
@@ -73,7 +75,7 @@ for obj in "$@"; do
             }
             if (bad != "") print "BAD" bad
             else print "OK " nf
-        }' "$obj.pdata-check")
+        }' "$out/facts")
     case $verdict in
     "OK 0") not_ok "$obj: defines no function" ;;
     OK*) ok "$obj: a .pdata entry covers each of its ${verdict#OK } functions" ;;
