@@ -61,7 +61,8 @@
  * where the caller's frame starts (the CFA, rsp + cfa) and where each
  * saved register is. */
 #define JBIGI_ASM_PROC(name) #name ":\n  .cfi_startproc\n"
-#define JBIGI_ASM_PUSH(reg, cfa) "  push %" #reg "\n  .cfi_def_cfa_offset " #cfa "\n  .cfi_offset %" #reg ", -" #cfa "\n"
+#define JBIGI_ASM_PUSH(reg, cfa)                                                                                       \
+    "  push %" #reg "\n  .cfi_def_cfa_offset " #cfa "\n  .cfi_offset %" #reg ", -" #cfa "\n"
 #define JBIGI_ASM_PUSH_ZERO(cfa) "  push $0\n  .cfi_def_cfa_offset " #cfa "\n"
 #define JBIGI_ASM_ALLOC(bytes, cfa) "  sub $" #bytes ", %rsp\n  .cfi_def_cfa_offset " #cfa "\n"
 #define JBIGI_ASM_END_PROLOGUE ""
