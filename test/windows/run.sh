@@ -10,7 +10,11 @@
 #     of build/dist with LoadLibrary and calling every exported Java_*
 #     function through its own JNIEnv: test/vectors, random cases, bad input;
 #  3. each DLL exports the JNI functions and JNI_OnLoad only, and imports
-#     nothing but system DLLs (objdump -p).
+#     nothing but system DLLs (objdump -p);
+#  4. for each DLL, a .pdata entry covers every function of its objects
+#     (check-pdata.sh), Windows' unwinder gets out of the hand-written
+#     assembly to the caller (unwind.c), and threads that call the DLL and
+#     end leave no memory or handle behind (churn.c).
 #
 # Needs x86_64-w64-mingw32-gcc (gcc-mingw-w64-x86-64), wine64 and the
 # Windows GMP (./build.sh --gmp-only windows-<variant>); JAVA_HOME for jni.h.
@@ -20,7 +24,7 @@
 #                                (`make check`, after ./build.sh dist)
 #   test/windows/run.sh --host   `make test`'s part: builds this CPU's
 #                                variant's GMP for Windows (once, kept under
-#                                build/) and its DLL, then 2 and 3 on that DLL;
+#                                build/) and its DLL, then 2, 3 and 4 on that DLL;
 #                                the C tests are left to `make check`
 # shellcheck disable=SC2086 # flag lists kept in variables are meant to split
 set -u
@@ -162,6 +166,52 @@ for dll in $dlls $jcpuid_dll; do
         ok "$(basename "$dll") exports $(printf '%s\n' $exports | wc -l) JNI functions and nothing else"
     else
         not_ok "$(basename "$dll") exports: $(printf '%s ' $stray)"
+    fi
+done
+
+# ---- 4. unwind data, and threads that come and go ----
+# For each DLL built here (its objects in build/obj-windows-<cpu>): a .pdata
+# entry covers every function of the library's own objects (GMP's are
+# GMP's); Windows' unwinder gets from inside the hand-written assembly to
+# its caller (the objects linked into test/windows/unwind.c); and threads
+# that call the DLL and end leave nothing behind (test/windows/churn.c).
+jni_flags="-std=c11 -O2 -Wall -Wextra -Werror -Iinclude/win32 -Iinclude -I$JAVA_HOME/include -Itest/jni"
+churn_built=false
+if $MINGW-gcc $jni_flags -o "$out/churn.exe" test/windows/churn.c test/jni/fake_env.c test/jni/fake_objects.c \
+    test/jni/fake_state.c test/jni/fake_traps.c test/jni/loader.c test/jni/natives.c -static \
+    >"$out/churn.build.log" 2>&1; then
+    churn_built=true
+else
+    cat "$out/churn.build.log"
+    not_ok "test/windows/churn.c did not build"
+fi
+for dll in $dlls; do
+    name=$(basename "$dll" .dll)
+    cpu=${name#jbigi-windows-}
+    cpu=${cpu%_64}
+    objects=$(find "build/obj-windows-$cpu" -name '*.o' 2>/dev/null | sort)
+    if [ -z "$objects" ]; then
+        not_ok "$name: no objects in build/obj-windows-$cpu to check"
+    else
+        sh test/windows/check-pdata.sh $objects >"$out/$name.pdata.log" 2>&1
+        rc=$?
+        grep -v '^ok ' "$out/$name.pdata.log"
+        tally "$out/$name.pdata.log" "$name-pdata" "$rc"
+        variant_gmp=build/gmp-6.2.1-windows-$cpu/install/lib/libgmp.a
+        if $MINGW-gcc -O2 -std=c11 -Wall -Wextra -Werror -o "$out/unwind-$cpu.exe" test/windows/unwind.c $objects \
+            "$variant_gmp" -static >"$out/unwind-$cpu.build.log" 2>&1; then
+            run_exe "unwind-$cpu" ""
+        else
+            cat "$out/unwind-$cpu.build.log"
+            not_ok "test/windows/unwind.c did not link with the objects of $name"
+        fi
+    fi
+    if $churn_built; then
+        "$WINE" "$out/churn.exe" "$dll" >"$out/$name.churn.raw" 2>&1
+        rc=$?
+        tr -d '\r' <"$out/$name.churn.raw" >"$out/$name.churn.log"
+        cat "$out/$name.churn.log"
+        tally "$out/$name.churn.log" "$name-churn" "$rc"
     fi
 done
 

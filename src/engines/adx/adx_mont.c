@@ -194,32 +194,18 @@ __asm__(
     "  sbb %r15, %r15\n"
     "  neg %r15\n"
     ".endm\n"
-    /* The CFI says where each saved register is and where the caller's
-     * frame starts (the CFA, rsp + 8 on entry) after every change of rsp,
-     * so that debuggers, profilers and the JVM's crash reports unwind
-     * through the function. */
-    "jbigi_adx_redc8:\n"
-    "  .cfi_startproc\n"
-    "  push %rbx\n"
-    "  .cfi_def_cfa_offset 16\n"
-    "  .cfi_offset %rbx, -16\n"
-    "  push %rbp\n"
-    "  .cfi_def_cfa_offset 24\n"
-    "  .cfi_offset %rbp, -24\n"
-    "  push %r12\n"
-    "  .cfi_def_cfa_offset 32\n"
-    "  .cfi_offset %r12, -32\n"
-    "  push %r13\n"
-    "  .cfi_def_cfa_offset 40\n"
-    "  .cfi_offset %r13, -40\n"
-    "  push %r14\n"
-    "  .cfi_def_cfa_offset 48\n"
-    "  .cfi_offset %r14, -48\n"
-    "  push %r15\n"
-    "  .cfi_def_cfa_offset 56\n"
-    "  .cfi_offset %r15, -56\n"
-    "  sub $80, %rsp\n"
-    "  .cfi_def_cfa_offset 136\n"
+    /* The frame: six saved registers, then q_0 .. q_7, k0 and k1 (its unwind
+     * data through platform/asm.h, so that debuggers, profilers and crash
+     * reports unwind through the function). */
+    JBIGI_ASM_PROC(jbigi_adx_redc8)
+    JBIGI_ASM_PUSH(rbx, 16)
+    JBIGI_ASM_PUSH(rbp, 24)
+    JBIGI_ASM_PUSH(r12, 32)
+    JBIGI_ASM_PUSH(r13, 40)
+    JBIGI_ASM_PUSH(r14, 48)
+    JBIGI_ASM_PUSH(r15, 56)
+    JBIGI_ASM_ALLOC(80, 136)
+    JBIGI_ASM_END_PROLOGUE
     "  mov %rcx, 64(%rsp)\n"
     "  mov %r8, 72(%rsp)\n"
     "  mov %rdx, %rcx\n"
@@ -264,28 +250,15 @@ __asm__(
     "  mov %r12, 48(%rdi)\n"
     "  mov %r13, 56(%rdi)\n"
     "  mov %r15, %rax\n"
-    "  add $80, %rsp\n"
-    "  .cfi_def_cfa_offset 56\n"
-    "  pop %r15\n"
-    "  .cfi_def_cfa_offset 48\n"
-    "  .cfi_restore %r15\n"
-    "  pop %r14\n"
-    "  .cfi_def_cfa_offset 40\n"
-    "  .cfi_restore %r14\n"
-    "  pop %r13\n"
-    "  .cfi_def_cfa_offset 32\n"
-    "  .cfi_restore %r13\n"
-    "  pop %r12\n"
-    "  .cfi_def_cfa_offset 24\n"
-    "  .cfi_restore %r12\n"
-    "  pop %rbp\n"
-    "  .cfi_def_cfa_offset 16\n"
-    "  .cfi_restore %rbp\n"
-    "  pop %rbx\n"
-    "  .cfi_def_cfa_offset 8\n"
-    "  .cfi_restore %rbx\n"
+    JBIGI_ASM_FREE(80, 56)
+    JBIGI_ASM_POP(r15, 48)
+    JBIGI_ASM_POP(r14, 40)
+    JBIGI_ASM_POP(r13, 32)
+    JBIGI_ASM_POP(r12, 24)
+    JBIGI_ASM_POP(rbp, 16)
+    JBIGI_ASM_POP(rbx, 8)
     "  ret\n"
-    "  .cfi_endproc\n"
+    JBIGI_ASM_ENDPROC
     JBIGI_ASM_FUNCTION_END(jbigi_adx_redc8)
     ".purgem JBIGI_ADX_ROW\n"
     ".purgem JBIGI_ADX_Q2\n"

@@ -35,56 +35,29 @@
 
 __asm__(
     JBIGI_ASM_TEXT_BEGIN
-    /* The frame: six saved registers and a zero limb; the CFI says where
-     * each saved register is and where the caller's frame starts (the CFA,
-     * rsp + 8 on entry), after every push and pop, so that debuggers,
-     * profilers and the JVM's crash reports unwind through these functions. */
+    /* The frame: six saved registers and a zero limb, with its unwind data
+     * (platform/asm.h), so that debuggers, profilers and crash reports
+     * unwind through these functions. */
     ".macro JBIGI_ADX4_ENTER\n"
-    "  .cfi_startproc\n"
-    "  push %rbx\n"
-    "  .cfi_def_cfa_offset 16\n"
-    "  .cfi_offset %rbx, -16\n"
-    "  push %rbp\n"
-    "  .cfi_def_cfa_offset 24\n"
-    "  .cfi_offset %rbp, -24\n"
-    "  push %r12\n"
-    "  .cfi_def_cfa_offset 32\n"
-    "  .cfi_offset %r12, -32\n"
-    "  push %r13\n"
-    "  .cfi_def_cfa_offset 40\n"
-    "  .cfi_offset %r13, -40\n"
-    "  push %r14\n"
-    "  .cfi_def_cfa_offset 48\n"
-    "  .cfi_offset %r14, -48\n"
-    "  push %r15\n"
-    "  .cfi_def_cfa_offset 56\n"
-    "  .cfi_offset %r15, -56\n"
-    "  push $0\n"
-    "  .cfi_def_cfa_offset 64\n"
+    JBIGI_ASM_PUSH(rbx, 16)
+    JBIGI_ASM_PUSH(rbp, 24)
+    JBIGI_ASM_PUSH(r12, 32)
+    JBIGI_ASM_PUSH(r13, 40)
+    JBIGI_ASM_PUSH(r14, 48)
+    JBIGI_ASM_PUSH(r15, 56)
+    JBIGI_ASM_PUSH_ZERO(64)
+    JBIGI_ASM_END_PROLOGUE
     ".endm\n"
     ".macro JBIGI_ADX4_LEAVE\n"
-    "  pop %rax\n"
-    "  .cfi_def_cfa_offset 56\n"
-    "  pop %r15\n"
-    "  .cfi_def_cfa_offset 48\n"
-    "  .cfi_restore %r15\n"
-    "  pop %r14\n"
-    "  .cfi_def_cfa_offset 40\n"
-    "  .cfi_restore %r14\n"
-    "  pop %r13\n"
-    "  .cfi_def_cfa_offset 32\n"
-    "  .cfi_restore %r13\n"
-    "  pop %r12\n"
-    "  .cfi_def_cfa_offset 24\n"
-    "  .cfi_restore %r12\n"
-    "  pop %rbp\n"
-    "  .cfi_def_cfa_offset 16\n"
-    "  .cfi_restore %rbp\n"
-    "  pop %rbx\n"
-    "  .cfi_def_cfa_offset 8\n"
-    "  .cfi_restore %rbx\n"
+    JBIGI_ASM_POP_ZERO(56)
+    JBIGI_ASM_POP(r15, 48)
+    JBIGI_ASM_POP(r14, 40)
+    JBIGI_ASM_POP(r13, 32)
+    JBIGI_ASM_POP(r12, 24)
+    JBIGI_ASM_POP(rbp, 16)
+    JBIGI_ASM_POP(rbx, 8)
     "  ret\n"
-    "  .cfi_endproc\n"
+    JBIGI_ASM_ENDPROC
     ".endm\n"
     /* z0 .. z4 += rdx times the four limbs at src.  With park (a
      * reduction row: z0 ends at zero) z0 then takes the carry out of z4,
@@ -164,7 +137,7 @@ __asm__(
      * per limb of b. */
     ".p2align 5\n"
     JBIGI_ASM_FUNCTION(jbigi_adx_mul4)
-    "jbigi_adx_mul4:\n"
+    JBIGI_ASM_PROC(jbigi_adx_mul4)
     "  JBIGI_ADX4_ENTER\n"
     "  mov %rcx, %r8\n"
     "  mov %rdx, %r9\n"
@@ -192,7 +165,7 @@ __asm__(
      * added at limb 2 i. */
     ".p2align 5\n"
     JBIGI_ASM_FUNCTION(jbigi_adx_sqr4)
-    "jbigi_adx_sqr4:\n"
+    JBIGI_ASM_PROC(jbigi_adx_sqr4)
     "  JBIGI_ADX4_ENTER\n"
     "  mov %rdx, %r8\n"
     "  mov (%rsi), %rdx\n"
