@@ -130,7 +130,7 @@ if [ "$tier" = all ]; then
     tally "$out/i2pjar.log" i2p-jar "$rc"
 
     # ---- I2P's loader walking the merged jar: ours first wherever our engines run ----
-    JAVA="$JAVA" sh test/i2pjar/walk.sh >"$out/i2pjar-walk.log" 2>&1
+    JAVA="$JAVA" JAVAC="$JAVAC" sh test/i2pjar/walk.sh >"$out/i2pjar-walk.log" 2>&1
     rc=$?
     cat "$out/i2pjar-walk.log"
     tally "$out/i2pjar-walk.log" i2p-jar-walk "$rc"

@@ -9,8 +9,9 @@
 # every feature of the row it was built for (JNI_OnLoad's check; the row is
 # found by the library's bytes, not its name).  That library must be the
 # one the table names: ours wherever our engines run.  And the merged jar
-# is no larger than I2P's and ours together.  Needs the dist
-# (./build.sh dist).  Ends with "N passed, N failed, N skipped".
+# is no larger than I2P's and ours together.  Then a few classes walked for
+# real under qemu-x86_64 (skipped without it).  Needs the dist
+# (./build.sh dist); JAVA and JAVAC.  Ends with "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . test/lib.sh
@@ -160,5 +161,46 @@ cat "$out/walk.log"
 passed=$((passed + $(grep -c '^ok' "$out/walk.log")))
 failed=$((failed + $(grep -c '^not ok' "$out/walk.log")))
 skipped=$((skipped + $(grep -c '^skip' "$out/walk.log")))
+
+# The Linux walk for real, in a JVM under qemu-x86_64 -cpu MODEL: the merged
+# jar's libraries in the walk's order, each written over the one file
+# I2P's loader uses (test/i2pjar/SamePath.java), until one loads.  Ours
+# refused by its CPU check must leave nothing behind; I2P's library, which
+# this test does not have, is stood in for by our baseline one.
+JAVA=$(command -v "${JAVA:-java}")
+real_walk() { # class model
+    row=$(awk -v c="$1" '$1 == c' "$classes")
+    set -- "$1" "$2" $row
+    names=$(awk -v l="$5" '$1 == "list" && $2 == l { for (i = 3; i <= NF; i++) printf "%s ", $i }' "$classes")
+    files=""
+    start=no
+    for n in $names; do
+        [ "$n" = "$4" ] && start=yes
+        f="$out/result/libjbigi-linux-${n}_64.so"
+        [ "$start" = yes ] && [ -f "$f" ] || continue
+        if [ "$(owner "$f")" = i2p ]; then files="$files $ours/libjbigi-linux-none_64.so"; else files="$files $f"; fi
+    done
+    qemu-x86_64 -cpu "$2" "$JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$out/classes" SamePath "$out" $files \
+        >"$out/real-$1.log" 2>/dev/null
+    want=${6%%:*}
+    case ${6#*:} in i2p) want_file=$ours/libjbigi-linux-none_64.so ;; *) want_file=$out/result/libjbigi-linux-${want}_64.so ;; esac
+    refused=$(grep -c '^refused .*this CPU cannot run' "$out/real-$1.log")
+    if [ "$(tail -n 1 "$out/real-$1.log")" = "loaded $want_file" ] && [ "$refused" -eq $(($(wc -l <"$out/real-$1.log") - 1)) ]; then
+        ok "$1 for real (qemu -cpu $2): $refused of ours refused, then $6 loaded from the same file"
+    else
+        sed 's/^/    /' "$out/real-$1.log"
+        not_ok "$1 for real (qemu -cpu $2): not $6 after refusals"
+    fi
+}
+if ! command -v qemu-x86_64 >/dev/null; then
+    skip "the walk for real: qemu-x86_64 not installed (apt-get install qemu-user)"
+elif ! "${JAVAC:-$(dirname "$JAVA")/javac}" --release 8 -Xlint:all,-options -Werror -d "$out/classes" test/i2pjar/SamePath.java; then
+    not_ok "test/i2pjar/SamePath.java did not compile"
+else
+    real_walk skylake Skylake-Client
+    real_walk skylake-celeron Skylake-Client,-avx,-avx2,-bmi1,-bmi2,-fma,-f16c,-movbe,-adx
+    real_walk zen EPYC
+    real_walk zen-no-adx EPYC,-adx
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
