@@ -517,7 +517,7 @@ i2p_names() {
         esac
         compgen -G "$2/$p*$s" >/dev/null || continue
         if [[ $row == - ]]; then
-            rm -f "$1/$p$name$s" && say "I2P's $p$name$s left out (src/cpu/i2p-names.tsv)"
+            if [[ -e $1/$p$name$s ]]; then rm "$1/$p$name$s"; say "I2P's $p$name$s left out (src/cpu/i2p-names.tsv)"; fi
         elif variant_field "$row" 1 >/dev/null && [[ -f $2/$p$row$s ]]; then
             cp "$2/$p$row$s" "$1/$p$name$s" && say "ours ($row) as $p$name$s (src/cpu/i2p-names.tsv)"
         fi
