@@ -36,13 +36,14 @@ fi
 
 # I2P's jbigi.jar for Linux and Windows x86-64: every CPU name it carries,
 # a few 32-bit libraries and jcpuid.  Each stand-in is marked with its name
-# and weighs a quarter of our smallest library in a jar (random bytes, which
-# do not compress), so that the size check below means something.
+# and, so that the size check below means something, weighs in a jar what
+# our smallest 64-bit library does (random bytes, which do not compress):
+# armv8's, GMP and a JNI layer without our x86-64 engines, as I2P's are.
 linux="atom bobcat bulldozer core2 corei coreibwl coreihwl coreisbr k10 nano none pentium4 skylake steamroller zen zen2"
 windows="atom bobcat bulldozer core2 corei coreihwl coreisbr k10 nano none pentium4 piledriver"
 smallest=$(cd "$ours" && for f in libjbigi-linux-*_64.so; do gzip -c "$f" | wc -c; done | sort -n | head -n 1)
 stand_in() { # file
-    { echo "I2P's $1"; head -c $((smallest / 4)) /dev/urandom; } >"$out/theirs/$1"
+    { echo "I2P's $1"; head -c "$smallest" /dev/urandom; } >"$out/theirs/$1"
 }
 for n in $linux; do stand_in "libjbigi-linux-${n}_64.so"; done
 for n in $windows; do stand_in "jbigi-windows-${n}_64.dll"; done
@@ -165,8 +166,9 @@ skipped=$((skipped + $(grep -c '^skip' "$out/walk.log")))
 # The Linux walk for real, in a JVM under qemu-x86_64 -cpu MODEL: the merged
 # jar's libraries in the walk's order, each written over the one file
 # I2P's loader uses (test/i2pjar/SamePath.java), until one loads.  Ours
-# refused by its CPU check must leave nothing behind; I2P's library, which
-# this test does not have, is stood in for by our baseline one.
+# refused by its CPU check must leave nothing behind; each of I2P's
+# libraries, which this test does not have, is stood in for by a copy of
+# our baseline one.
 JAVA=$(command -v "${JAVA:-java}")
 real_walk() { # class model
     row=$(awk -v c="$1" '$1 == c' "$classes")
@@ -178,12 +180,16 @@ real_walk() { # class model
         [ "$n" = "$4" ] && start=yes
         f="$out/result/libjbigi-linux-${n}_64.so"
         [ "$start" = yes ] && [ -f "$f" ] || continue
-        if [ "$(owner "$f")" = i2p ]; then files="$files $ours/libjbigi-linux-none_64.so"; else files="$files $f"; fi
+        if [ "$(owner "$f")" = i2p ]; then
+            cp "$ours/libjbigi-linux-none_64.so" "$out/i2p-$n.so"
+            f=$out/i2p-$n.so
+        fi
+        files="$files $f"
     done
     qemu-x86_64 -cpu "$2" "$JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$out/classes" SamePath "$out" $files \
         >"$out/real-$1.log" 2>/dev/null
     want=${6%%:*}
-    case ${6#*:} in i2p) want_file=$ours/libjbigi-linux-none_64.so ;; *) want_file=$out/result/libjbigi-linux-${want}_64.so ;; esac
+    case ${6#*:} in i2p) want_file=$out/i2p-$want.so ;; *) want_file=$out/result/libjbigi-linux-${want}_64.so ;; esac
     refused=$(grep -c '^refused .*this CPU cannot run' "$out/real-$1.log")
     if [ "$(tail -n 1 "$out/real-$1.log")" = "loaded $want_file" ] && [ "$refused" -eq $(($(wc -l <"$out/real-$1.log") - 1)) ]; then
         ok "$1 for real (qemu -cpu $2): $refused of ours refused, then $6 loaded from the same file"
