@@ -504,12 +504,32 @@ build_dist() {
     say "build/jbigi.jar: ${#rows[@]} Linux and ${#windows[@]} Windows variants, $(du -k "$BUILD_DIR/jbigi.jar" | cut -f1) KiB, $((SECONDS - start))s"
 }
 
+# src/cpu/i2p-names.tsv in the merged tree $1 from our libraries in $2: a
+# row's library copied under I2P's name, or I2P's of that name left out.  An
+# OS the dist built nothing for (no mingw-w64) keeps I2P's as they are.
+i2p_names() {
+    local name os row p s
+    while read -r name os row; do
+        case $os in
+            linux) p=libjbigi-linux- s=_64.so ;;
+            windows) p=jbigi-windows- s=_64.dll ;;
+            *) die "src/cpu/i2p-names.tsv: '$name' for unknown OS '$os'" ;;
+        esac
+        compgen -G "$2/$p*$s" >/dev/null || continue
+        if [[ $row == - ]]; then
+            if [[ -e $1/$p$name$s ]]; then rm "$1/$p$name$s"; say "I2P's $p$name$s left out (src/cpu/i2p-names.tsv)"; fi
+        elif variant_field "$row" 1 >/dev/null && [[ -f $2/$p$row$s ]]; then
+            cp "$2/$p$row$s" "$1/$p$name$s" && say "ours ($row) as $p$name$s (src/cpu/i2p-names.tsv)"
+        fi
+    done < <(awk '!/^#/ && NF >= 3' "$PROJECT_DIR/src/cpu/i2p-names.tsv")
+}
+
 # build/i2p/jbigi.jar for an I2P installation: ours (the dist jar's
 # libraries, jcpuid and GMP's licences, under I2P's names) and, from I2P's
 # own jbigi.jar, every entry we do not build: macOS, FreeBSD, 32-bit x86,
 # ARMv5 and ARMv6, PowerPC, and the CPU names we have no library for.  Where
-# both have a name, ours is taken.  Nothing of I2P's is left out, so no
-# platform loses its native library.
+# both have a name, ours is taken; src/cpu/i2p-names.tsv names the rest, so
+# that I2P's loader reaches ours first wherever our engines run.
 build_i2p_jar() {
     local theirs=$1 jar_tool merged ours kept=0 replaced=0 name
     [[ -f $theirs ]] || die "no such file: $theirs (I2P's lib/jbigi.jar)"
@@ -528,6 +548,7 @@ build_i2p_jar() {
         mkdir -p "$(dirname "$merged/$name")"
         cp "$ours/$name" "$merged/$name"
     done < <(cd "$ours" && find . -type f | sed 's#^\./##' | sort)
+    i2p_names "$merged" "$ours"
     kept=$(cd "$merged" && find . -type f \( -name '*.so' -o -name '*.dll' -o -name '*.jnilib' -o -name '*.dylib' \) | wc -l)
     "$jar_tool" --create --file "$BUILD_DIR/i2p/jbigi.jar" --manifest "$BUILD_DIR/jar-manifest" -C "$merged" .
     say "build/i2p/jbigi.jar: $kept native libraries, ours in place of I2P's for $replaced names, I2P's own for the rest"

@@ -156,6 +156,12 @@ if [ "$tier" = all ]; then
     cat "$out/i2pjar.log"
     tally "$out/i2pjar.log" i2p-jar "$rc"
 
+    # ---- I2P's loader walking the merged jar: ours first wherever our engines run ----
+    JAVA="$JAVA" JAVAC="$JAVAC" sh test/i2pjar/walk.sh >"$out/i2pjar-walk.log" 2>&1
+    rc=$?
+    cat "$out/i2pjar-walk.log"
+    tally "$out/i2pjar-walk.log" i2p-jar-walk "$rc"
+
     # ---- the Windows DLLs under Wine: the C tests, the JNI harness, exports and imports ----
     JAVA_HOME="${JAVA_HOME:-}" sh test/windows/run.sh >"$out/windows.log" 2>&1
     rc=$?

@@ -4,7 +4,8 @@
 # (Linux, Windows, jcpuid) is ours in the result, byte for byte; every entry
 # of I2P's we do not build (macOS, FreeBSD, 32-bit x86, ARMv5/v6, PowerPC,
 # CPU names we have no library for) is I2P's, byte for byte; no classes; a
-# missing or broken I2P jar is refused.  Needs the dist (./build.sh dist)
+# missing or broken I2P jar is refused.  The names of src/cpu/i2p-names.tsv:
+# test/i2pjar/walk.sh.  Needs the dist (./build.sh dist)
 # and JAVA.  Ends with "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,7 +28,7 @@ fi
 # I2P's layout: what its own jbigi.jar holds, each file marked with its name.
 kept="libjbigi-osx-core2_64.jnilib libjbigi-osx-skylake_64.jnilib libjbigi-freebsd-athlon64_64.so
 libjbigi-linux-pentium4.so libjbigi-linux-armv5.so libjbigi-linux-armv6.so libjbigi-linux-ppc.so
-libjbigi-linux-skylake_64.so jbigi-windows-pentium4.dll jbigi-windows-skylake_64.dll
+libjbigi-linux-k10_64.so jbigi-windows-pentium4.dll jbigi-windows-piledriver_64.dll
 libjcpuid-x86-linux.so libjcpuid-x86_64-osx.jnilib libjcpuid-x86_64-freebsd.so"
 replaced=""
 for f in $(cd "$ours" && ls *.so *.dll 2>/dev/null); do replaced="$replaced $f"; done
