@@ -50,8 +50,8 @@ WERROR ?=
 WARN_CFLAGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 JAVAC_WERROR := $(if $(filter 1,$(WERROR)),-Werror)
 LIB_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS) $(WARN_CFLAGS)
-# What runs before the CPU is checked (cpu_check.c, jcpuid.c) gets none of the
-# user's CFLAGS: a -march=native there would defeat the check.
+# What runs before the CPU is checked (BASELINE_SOURCES below, jcpuid.c) gets
+# none of the user's CFLAGS: a -march=native there would defeat the check.
 BASELINE_CFLAGS = -O2 $(REQUIRED_CFLAGS) $(WARN_CFLAGS) -Isrc
 JNI_CFLAGS := -Isrc -Iinclude -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
@@ -106,6 +106,10 @@ ENGINE_SOURCES := $(filter-out src/engines/ifma/ifma_none.c,$(sort $(wildcard sr
 CPU_SOURCES := src/cpu/cpu_check.c
 PLATFORM_SOURCES := src/platform/table_memory.c src/platform/posix.c
 C_SOURCES := $(JNI_SOURCES) $(CORE_SOURCES) $(ENGINE_SOURCES) $(CPU_SOURCES) $(PLATFORM_SOURCES)
+# The units that run before the CPU check has passed (JNI_OnLoad, jbigi_throw,
+# the check): every library rule compiles them with BASELINE_CFLAGS, told
+# their variant by variant.h, and test/baseline/check-baseline.sh checks them.
+BASELINE_SOURCES := src/cpu/cpu_check.c src/jni/onload.c
 C_HEADERS := $(wildcard src/*/*.h src/*/*/*.h) include/jbigi.h
 # 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine
 # (x86-64 only) and the fixed-base tables are written for 64-bit limbs, so
@@ -182,9 +186,9 @@ $(OBJ)/variant.h: FORCE $(GMP_DEPS)
 	@$(call variant_header,$(VARIANT)) >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-$(OBJ)/cpu/cpu_check.o: src/cpu/cpu_check.c src/cpu/cpu_check.h $(OBJ)/variant.h build/obj-flags.stamp
+$(patsubst src/%.c,$(OBJ)/%.o,$(BASELINE_SOURCES)): $(OBJ)/%.o: src/%.c $(C_HEADERS) $(GMP_DEPS) $(OBJ)/variant.h build/obj-flags.stamp
 	@mkdir -p $(dir $@)
-	$(LIB_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(LIB_ARCH)) -include $(OBJ)/variant.h -c $< -o $@
+	$(LIB_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(LIB_ARCH)) $(JNI_CFLAGS) $(GMP_CFLAGS) -include $(OBJ)/variant.h -c $< -o $@
 
 # On armhf the check also runs on an ARMv6 (Raspberry Pi Zero/1 with a 32-bit
 # JVM), so it is ARM code for ARMv6 with VFP, not the compiler's Thumb-2 default.
@@ -258,12 +262,14 @@ dist-lib: check-header
 	@test -n '$(DIST_CC)' || { echo "no compiler for $(DIST_ARCH) here" >&2; exit 1; }
 	@mkdir -p $(DIST_OBJ) build/dist
 	@$(call variant_header,$(VARIANT)) >$(DIST_OBJ)/variant.h
-	@mkdir -p $(DIST_OBJ)/cpu
-	$(DIST_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h -c src/cpu/cpu_check.c -o $(DIST_OBJ)/cpu/cpu_check.o
-	@for f in $(filter-out src/cpu/cpu_check.c,$(call arch_sources,$(DIST_ARCH))); do \
+	@for f in $(call arch_sources,$(DIST_ARCH)); do \
 	  o=$(DIST_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
 	  echo "$(DIST_CC) ... -c $$f"; \
-	  $(DIST_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1; \
+	  case ' $(BASELINE_SOURCES) ' in \
+	  *" $$f "*) $(DIST_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h \
+	    $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  *) $(DIST_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  esac; \
 	done
 	$(DIST_CC) -shared -o build/dist/$(call resource_name,$(VARIANT)) $(patsubst src/%.c,$(DIST_OBJ)/%.o,$(call arch_sources,$(DIST_ARCH))) $(DIST_GMP)/lib/libgmp.a \
 	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
@@ -281,7 +287,8 @@ WIN_SOURCES := $(filter-out src/platform/posix.c,$(C_SOURCES)) src/platform/wind
 # 64-byte vectors there with aligned moves: the assembler makes every
 # vector move an unaligned one, the same speed on aligned data.
 WIN_REQUIRED_CFLAGS := -std=c11 -Wa,-muse-unaligned-vector-move -Isrc
-WIN_LIB_CFLAGS = $(CFLAGS) $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS) -Iinclude/win32 -Iinclude -I$(JAVA_HOME)/include
+WIN_JNI_CFLAGS = -Iinclude/win32 -Iinclude -I$(JAVA_HOME)/include
+WIN_LIB_CFLAGS = $(CFLAGS) $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS) $(WIN_JNI_CFLAGS)
 WIN_BASELINE_CFLAGS = -O2 $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS)
 WIN_LDFLAGS := -shared -static -static-libgcc -s -Wl,--exclude-libs,ALL -Wl,--dynamicbase -Wl,--nxcompat -Wl,--high-entropy-va
 WIN_GMP = build/gmp-6.2.1-windows-$(VARIANT)/install
@@ -295,11 +302,14 @@ dist-lib-windows: check-header
 	@test '$(call variant_arch,$(VARIANT))' = x86_64 || { echo "'$(VARIANT)' is not an x86-64 row" >&2; exit 1; }
 	@mkdir -p $(WIN_OBJ)/cpu build/dist
 	@$(call win_variant_header,$(VARIANT)) >$(WIN_OBJ)/variant.h
-	$(WIN_CC) $(WIN_BASELINE_CFLAGS) -include $(WIN_OBJ)/variant.h -c src/cpu/cpu_check.c -o $(WIN_OBJ)/cpu/cpu_check.o
-	@for f in $(filter-out src/cpu/cpu_check.c,$(WIN_SOURCES)); do \
+	@for f in $(WIN_SOURCES); do \
 	  o=$(WIN_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
 	  echo "$(WIN_CC) ... -c $$f"; \
-	  $(WIN_CC) $(WIN_LIB_CFLAGS) -I$(WIN_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1; \
+	  case ' $(BASELINE_SOURCES) ' in \
+	  *" $$f "*) $(WIN_CC) $(WIN_BASELINE_CFLAGS) $(WIN_JNI_CFLAGS) -include $(WIN_OBJ)/variant.h \
+	    -I$(WIN_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  *) $(WIN_CC) $(WIN_LIB_CFLAGS) -I$(WIN_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  esac; \
 	done
 	$(WIN_CC) -o build/dist/$(call win_resource_name,$(VARIANT)) $(patsubst src/%.c,$(WIN_OBJ)/%.o,$(WIN_SOURCES)) \
 	  $(WIN_GMP)/lib/libgmp.a $(WIN_LDFLAGS)
@@ -331,7 +341,7 @@ dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-
 speedtest: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 	$(JAVA) -Djava.library.path=lib -cp build/jbigi.jar net.i2p.util.NativeBigInteger
 
-TEST_ENV = JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
+TEST_ENV = JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" JBIGI_GMP_MODE="$(GMP)" \
   CFLAGS="$(CFLAGS) $(REQUIRED_CFLAGS) -Wall -Wextra -Werror $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)"
 
 test: lib/libjbigi.so build/jbigi.jar build/cpu-probe

@@ -116,6 +116,12 @@ if [ "$tier" = native ]; then
     tally "$out/windows.log" windows-host "$rc"
 fi
 
+# ---- what runs before the CPU check: baseline x86-64 code under CFLAGS=-march=x86-64-v4 ----
+sh test/baseline/check-baseline.sh >"$out/baseline.log" 2>&1
+rc=$?
+cat "$out/baseline.log"
+tally "$out/baseline.log" check-baseline "$rc"
+
 if [ "$tier" = all ]; then
     # ---- the jar on emulated CPUs (qemu-user): the right variant or a clean refusal, never SIGILL ----
     sh test/emulated/run.sh >"$out/emulated.log" 2>&1
