@@ -53,6 +53,12 @@ for t in $(c_tests); do
     fi
 done
 
+# ---- the C benchmarks still build (built on the C tests' objects, never run) ----
+OBJECTS="$objects" sh test/bench/check-build.sh >"$out/bench-build.log" 2>&1
+rc=$?
+cat "$out/bench-build.log"
+tally "$out/bench-build.log" bench-build "$rc"
+
 # ---- the hand-written assembly's call frame information: unwinding through it ----
 sh test/unwind/check-cfi.sh lib/libjbigi.so >"$out/unwind.log" 2>&1
 rc=$?
