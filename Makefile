@@ -5,8 +5,9 @@
 #   make GMP=fat          the same against a portable --enable-fat GMP
 #   make test             every check that runs natively here (C, engines, JUnit, CPU view, jcpuid);
 #                         about 10 minutes on 2 cores; ends with "N passed, N failed, N skipped"
-#   make check            everything: the dist jar's variants, make test's checks, emulated CPUs
-#                         and ARM under QEMU, JDK 8-26, then check-native and a short fuzz (CI)
+#   make check            everything: the dist jar's variants, make test's checks, the dynamic
+#                         mode (GMP=system: the JNI harness and JUnit), emulated CPUs and ARM
+#                         under QEMU, JDK 8-26, then check-native and a short fuzz (CI)
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
 #   make check-engines    every engine's tests: on this CPU's instructions, and on the portable model of them
@@ -21,6 +22,14 @@
 
 GMP ?= static
 I2P ?=
+# Where the library, its jar and their stamps go: lib/libjbigi.so and
+# build/jbigi.jar by default.  OUTPUT=DIR puts them in DIR (DIR/libjbigi.so,
+# DIR/jbigi.jar), beside the default ones and without touching them: how
+# make check builds the dynamic mode too (SYSTEM_OUTPUT below).
+OUTPUT ?=
+LIBRARY := $(or $(OUTPUT),lib)/libjbigi.so
+OUT_DIR := $(or $(OUTPUT),build)
+JAR_FILE := $(OUT_DIR)/jbigi.jar
 VERSION := 5.0
 
 # ---- tools and their Debian packages ----
@@ -133,7 +142,7 @@ GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
 .PHONY: all jar dist dist-lib dist-lib-windows dist-jar test check check-all-tiers check-sanitizers speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
 .DELETE_ON_ERROR:
 
-all: lib/libjbigi.so build/jbigi.jar
+all: $(LIBRARY) $(JAR_FILE)
 
 # ---- Java classes, and the check that include/jbigi.h matches them ----
 build/classes.stamp: $(JAVA_SOURCES)
@@ -209,24 +218,24 @@ $(JCPUID_LIB): src/cpu/jcpuid.c build/obj-flags.stamp
 	  -s -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1
 
 # Relinked whenever the objects come from another directory than last time.
-build/lib-objects.stamp: FORCE
-	@mkdir -p build
+$(OUT_DIR)/lib-objects.stamp: FORCE
+	@mkdir -p $(OUT_DIR)
 	@echo '$(OBJ) $(LIB_CC)' >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # The library is rebuilt whenever the GMP mode changes (the stamp names it).
-build/gmp-mode-$(GMP).stamp:
-	@mkdir -p build
-	@rm -f build/gmp-mode-*.stamp
+$(OUT_DIR)/gmp-mode-$(GMP).stamp:
+	@mkdir -p $(OUT_DIR)
+	@rm -f $(OUT_DIR)/gmp-mode-*.stamp
 	@touch $@
 
-lib/libjbigi.so: $(patsubst src/%.c,$(OBJ)/%.o,$(call arch_sources,$(LIB_ARCH))) src/jni/jbigi.map build/gmp-mode-$(GMP).stamp build/lib-objects.stamp
-	@mkdir -p lib
+$(LIBRARY): $(patsubst src/%.c,$(OBJ)/%.o,$(call arch_sources,$(LIB_ARCH))) src/jni/jbigi.map $(OUT_DIR)/gmp-mode-$(GMP).stamp $(OUT_DIR)/lib-objects.stamp
+	@mkdir -p $(dir $@)
 	$(LIB_CC) -shared -o $@ $(filter %.o,$^) $(GMP_LIBS) \
 	  -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
 # ---- the jar: classes, the library as an I2P-named resource, the speed test as Main-Class ----
-jar: build/jbigi.jar
+jar: $(JAR_FILE)
 
 # META-INF/ gets GMP's licence texts (the libraries link GMP statically) and
 # a manifest with the version and a module name.  Enable-Native-Access: with
@@ -239,14 +248,14 @@ build/jar-manifest: Makefile
 # x86-64 jars carry jcpuid as I2P's does.
 HOST_JCPUID := $(if $(filter x86_64,$(LIB_ARCH)),$(JCPUID_LIB))
 
-build/jbigi.jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv lib/libjbigi.so build/jar-manifest $(HOST_JCPUID)
-	@rm -rf build/jar-resources && mkdir -p build/jar-resources/META-INF
-	cp lib/libjbigi.so build/jar-resources/$(RESOURCE_NAME)
-	$(if $(HOST_JCPUID),cp $(HOST_JCPUID) build/jar-resources/)
-	$(if $(GMP_DEPS),cp $(addprefix $(GMP_PREFIX)/,$(GMP_LICENCES)) build/jar-resources/META-INF/)
+$(JAR_FILE): build/classes.stamp build/classes/net/i2p/util/variants.tsv $(LIBRARY) build/jar-manifest $(HOST_JCPUID)
+	@rm -rf $(OUT_DIR)/jar-resources && mkdir -p $(OUT_DIR)/jar-resources/META-INF
+	cp $(LIBRARY) $(OUT_DIR)/jar-resources/$(RESOURCE_NAME)
+	$(if $(HOST_JCPUID),cp $(HOST_JCPUID) $(OUT_DIR)/jar-resources/)
+	$(if $(GMP_DEPS),cp $(addprefix $(GMP_PREFIX)/,$(GMP_LICENCES)) $(OUT_DIR)/jar-resources/META-INF/)
 	$(JAR) --create --file $@ --main-class net.i2p.util.NativeBigInteger --manifest build/jar-manifest \
-	  -C build/classes . -C build/jar-resources .
-	@echo "build/jbigi.jar carries $(RESOURCE_NAME)"
+	  -C build/classes . -C $(OUT_DIR)/jar-resources .
+	@echo "$@ carries $(RESOURCE_NAME)"
 
 # ---- the dist jar: every variant (./build.sh dist builds each GMP, then calls these) ----
 dist:
@@ -354,14 +363,18 @@ test: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 # its length, so on 2 cores the pair takes little more than the longer one.
 # Each half's output appears in one block when it ends, and each ends with
 # its own "N passed, N failed, N skipped".
+# Before them, the dynamic mode (GMP=system) is built into SYSTEM_OUTPUT,
+# beside lib/libjbigi.so, for check-all-tiers to test too.
 CHECK_FUZZ_SECONDS ?= 20
+SYSTEM_OUTPUT := build/system
 check: lib/libjbigi.so build/cpu-probe
 	./build.sh dist
 	$(MAKE) --no-print-directory build/classes.stamp build/jbigi.jar $(GMP_DEPS)
+	$(MAKE) --no-print-directory -j2 GMP=system OUTPUT=$(SYSTEM_OUTPUT) all
 	$(MAKE) --no-print-directory -j2 --output-sync=target check-all-tiers check-sanitizers
 
 check-all-tiers:
-	$(TEST_ENV) sh test/run-tests.sh --all
+	$(TEST_ENV) JBIGI_SYSTEM_OUTPUT=$(SYSTEM_OUTPUT) sh test/run-tests.sh --all
 
 check-sanitizers:
 	$(MAKE) --no-print-directory check-native
@@ -408,7 +421,8 @@ endif
 
 clean:
 	rm -rf lib build/classes build/generated-include build/obj-* build/test* build/jar-resources build/jcpuid build/i2p \
-	  build/jbigi.jar build/dist build/jar-manifest build/*.stamp build/bench build/ct build/fuzz build/check-native
+	  build/jbigi.jar build/dist build/jar-manifest build/*.stamp build/bench build/ct build/fuzz build/check-native \
+	  $(SYSTEM_OUTPUT)
 
 # Also removes the GMP builds under build/ (minutes to redo).
 distclean: clean

@@ -5,10 +5,13 @@
 #                              machine, this CPU's Windows DLL under Wine
 #                              among them (`make test`: under 10 minutes on
 #                              2 cores with GMP built)
-#   test/run-tests.sh --all    those, then the ones that emulate or fetch:
-#                              the jar on emulated CPUs and ARM under QEMU,
-#                              the jar on JDK 8 to 26 (`make check`, which
-#                              adds the sanitizers, valgrind and the fuzzer)
+#   test/run-tests.sh --all    those, then the dynamic mode's library
+#                              (GMP=system, in JBIGI_SYSTEM_OUTPUT, default
+#                              build/system: make check builds it), and the
+#                              ones that emulate or fetch: the jar on
+#                              emulated CPUs and ARM under QEMU, the jar on
+#                              JDK 8 to 26 (`make check`, which adds the
+#                              sanitizers, valgrind and the fuzzer)
 # Called by `make test` and `make check`, which pass the tools in the environment:
 # JAVA, JAVAC, JUNIT_JAR, CC, CFLAGS, GMP_LIBS, and C_SOURCES (the Makefile's
 # list of the library's sources).  How each outcome is counted: test/lib.sh.
@@ -134,6 +137,12 @@ if [ "$tier" = all ]; then
     rc=$?
     cat "$out/emulated.log"
     tally "$out/emulated.log" emulated-cpus "$rc"
+
+    # ---- the dynamic mode (GMP=system), which make check builds beside lib/libjbigi.so ----
+    sh test/modes/run.sh "${JBIGI_SYSTEM_OUTPUT:-build/system}" >"$out/mode-system.log" 2>&1
+    rc=$?
+    grep -v '^ok ' "$out/mode-system.log"
+    tally "$out/mode-system.log" "GMP=system mode" "$rc"
 
     # ---- ./build.sh i2p-jar: ours merged into a jar in I2P's layout ----
     JAVA="$JAVA" sh test/i2pjar/run.sh >"$out/i2pjar.log" 2>&1
