@@ -6,8 +6,8 @@
 #   make test             every check that runs natively here (C, engines, JUnit, CPU view, jcpuid);
 #                         about 10 minutes on 2 cores; ends with "N passed, N failed, N skipped"
 #   make check            everything: the dist jar's variants, make test's checks, the dynamic
-#                         mode (GMP=system: the JNI harness and JUnit), emulated CPUs and ARM
-#                         under QEMU, JDK 8-26, then check-native and a short fuzz (CI)
+#                         mode (GMP=system: the JNI harness and JUnit; CHECK_MODES), emulated
+#                         CPUs and ARM under QEMU, JDK 8-26, then check-native and a short fuzz (CI)
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
 #   make check-engines    every engine's tests: on this CPU's instructions, and on the portable model of them
@@ -25,7 +25,7 @@ I2P ?=
 # Where the library, its jar and their stamps go: lib/libjbigi.so and
 # build/jbigi.jar by default.  OUTPUT=DIR puts them in DIR (DIR/libjbigi.so,
 # DIR/jbigi.jar), beside the default ones and without touching them: how
-# make check builds the dynamic mode too (SYSTEM_OUTPUT below).
+# make check builds and tests the other build modes (CHECK_MODES below).
 OUTPUT ?=
 LIBRARY := $(or $(OUTPUT),lib)/libjbigi.so
 OUT_DIR := $(or $(OUTPUT),build)
@@ -363,18 +363,20 @@ test: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 # its length, so on 2 cores the pair takes little more than the longer one.
 # Each half's output appears in one block when it ends, and each ends with
 # its own "N passed, N failed, N skipped".
-# Before them, the dynamic mode (GMP=system) is built into SYSTEM_OUTPUT,
-# beside lib/libjbigi.so, for check-all-tiers to test too.
+# Before them, each build mode of CHECK_MODES is built into
+# build/mode-<mode>/, beside lib/libjbigi.so, for check-all-tiers to test
+# too: the dynamic one by default (CHECK_MODES="system fat" adds the fat
+# one, at the cost of one more GMP build, about 3 minutes on 2 cores).
 CHECK_FUZZ_SECONDS ?= 20
-SYSTEM_OUTPUT := build/system
+CHECK_MODES ?= system
 check: lib/libjbigi.so build/cpu-probe
 	./build.sh dist
 	$(MAKE) --no-print-directory build/classes.stamp build/jbigi.jar $(GMP_DEPS)
-	$(MAKE) --no-print-directory -j2 GMP=system OUTPUT=$(SYSTEM_OUTPUT) all
+	$(foreach m,$(CHECK_MODES),$(MAKE) --no-print-directory -j2 GMP=$(m) OUTPUT=build/mode-$(m) all &&) true
 	$(MAKE) --no-print-directory -j2 --output-sync=target check-all-tiers check-sanitizers
 
 check-all-tiers:
-	$(TEST_ENV) JBIGI_SYSTEM_OUTPUT=$(SYSTEM_OUTPUT) sh test/run-tests.sh --all
+	$(TEST_ENV) JBIGI_CHECK_MODES="$(CHECK_MODES)" sh test/run-tests.sh --all
 
 check-sanitizers:
 	$(MAKE) --no-print-directory check-native
@@ -422,7 +424,7 @@ endif
 clean:
 	rm -rf lib build/classes build/generated-include build/obj-* build/test* build/jar-resources build/jcpuid build/i2p \
 	  build/jbigi.jar build/dist build/jar-manifest build/*.stamp build/bench build/ct build/fuzz build/check-native \
-	  $(SYSTEM_OUTPUT)
+	  build/mode-*
 
 # Also removes the GMP builds under build/ (minutes to redo).
 distclean: clean

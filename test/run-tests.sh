@@ -5,10 +5,10 @@
 #                              machine, this CPU's Windows DLL under Wine
 #                              among them (`make test`: under 10 minutes on
 #                              2 cores with GMP built)
-#   test/run-tests.sh --all    those, then the dynamic mode's library
-#                              (GMP=system, in JBIGI_SYSTEM_OUTPUT, default
-#                              build/system: make check builds it), and the
-#                              ones that emulate or fetch: the jar on
+#   test/run-tests.sh --all    those, then the other build modes' libraries
+#                              (build/mode-<mode> for each of
+#                              JBIGI_CHECK_MODES, default system: make check
+#                              builds them), and the ones that emulate or fetch: the jar on
 #                              emulated CPUs and ARM under QEMU, the jar on
 #                              JDK 8 to 26 (`make check`, which adds the
 #                              sanitizers, valgrind and the fuzzer)
@@ -138,11 +138,13 @@ if [ "$tier" = all ]; then
     cat "$out/emulated.log"
     tally "$out/emulated.log" emulated-cpus "$rc"
 
-    # ---- the dynamic mode (GMP=system), which make check builds beside lib/libjbigi.so ----
-    sh test/modes/run.sh "${JBIGI_SYSTEM_OUTPUT:-build/system}" >"$out/mode-system.log" 2>&1
-    rc=$?
-    grep -v '^ok ' "$out/mode-system.log"
-    tally "$out/mode-system.log" "GMP=system mode" "$rc"
+    # ---- the other build modes (GMP=system, ...), which make check builds beside lib/libjbigi.so ----
+    for mode in ${JBIGI_CHECK_MODES-system}; do
+        sh test/modes/run.sh "build/mode-$mode" >"$out/mode-$mode.log" 2>&1
+        rc=$?
+        grep -v '^ok ' "$out/mode-$mode.log"
+        tally "$out/mode-$mode.log" "GMP=$mode mode" "$rc"
+    done
 
     # ---- ./build.sh i2p-jar: ours merged into a jar in I2P's layout ----
     JAVA="$JAVA" sh test/i2pjar/run.sh >"$out/i2pjar.log" 2>&1
