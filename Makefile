@@ -5,8 +5,9 @@
 #   make GMP=fat          the same against a portable --enable-fat GMP
 #   make test             every check that runs natively here (C, engines, JUnit, CPU view, jcpuid);
 #                         about 10 minutes on 2 cores; ends with "N passed, N failed, N skipped"
-#   make check            everything: the dist jar's variants, make test's checks, emulated CPUs
-#                         and ARM under QEMU, JDK 8-26, then check-native and a short fuzz (CI)
+#   make check            everything: the dist jar's variants, make test's checks, the dynamic
+#                         mode (GMP=system: the JNI harness and JUnit; CHECK_MODES), emulated
+#                         CPUs and ARM under QEMU, JDK 8-26, then check-native and a short fuzz (CI)
 #   make speedtest        java net.i2p.util.NativeBigInteger against the built library
 #   make bench            benchmark vs BigInteger and raw GMP (BENCH_ARGS="--quick"); output in build/bench/
 #   make check-engines    every engine's tests: on this CPU's instructions, and on the portable model of them
@@ -21,6 +22,14 @@
 
 GMP ?= static
 I2P ?=
+# Where the library, its jar and their stamps go: lib/libjbigi.so and
+# build/jbigi.jar by default.  OUTPUT=DIR puts them in DIR (DIR/libjbigi.so,
+# DIR/jbigi.jar), beside the default ones and without touching them: how
+# make check builds and tests the other build modes (CHECK_MODES below).
+OUTPUT ?=
+LIBRARY := $(or $(OUTPUT),lib)/libjbigi.so
+OUT_DIR := $(or $(OUTPUT),build)
+JAR_FILE := $(OUT_DIR)/jbigi.jar
 VERSION := 5.0
 
 # ---- tools and their Debian packages ----
@@ -50,8 +59,8 @@ WERROR ?=
 WARN_CFLAGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 JAVAC_WERROR := $(if $(filter 1,$(WERROR)),-Werror)
 LIB_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS) $(WARN_CFLAGS)
-# What runs before the CPU is checked (cpu_check.c, jcpuid.c) gets none of the
-# user's CFLAGS: a -march=native there would defeat the check.
+# What runs before the CPU is checked (BASELINE_SOURCES below, jcpuid.c) gets
+# none of the user's CFLAGS: a -march=native there would defeat the check.
 BASELINE_CFLAGS = -O2 $(REQUIRED_CFLAGS) $(WARN_CFLAGS) -Isrc
 JNI_CFLAGS := -Isrc -Iinclude -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
@@ -106,6 +115,10 @@ ENGINE_SOURCES := $(filter-out src/engines/ifma/ifma_none.c,$(sort $(wildcard sr
 CPU_SOURCES := src/cpu/cpu_check.c
 PLATFORM_SOURCES := src/platform/table_memory.c src/platform/once.c src/platform/posix.c
 C_SOURCES := $(JNI_SOURCES) $(CORE_SOURCES) $(ENGINE_SOURCES) $(CPU_SOURCES) $(PLATFORM_SOURCES)
+# The units that run before the CPU check has passed (JNI_OnLoad, jbigi_throw,
+# the check): every library rule compiles them with BASELINE_CFLAGS, told
+# their variant by variant.h, and test/baseline/check-baseline.sh checks them.
+BASELINE_SOURCES := src/cpu/cpu_check.c src/jni/onload.c
 C_HEADERS := $(wildcard src/*/*.h src/*/*/*.h) include/jbigi.h
 # 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine
 # (x86-64 only) and the fixed-base tables are written for 64-bit limbs, so
@@ -129,7 +142,7 @@ GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
 .PHONY: all jar dist dist-lib dist-lib-windows dist-jar test check check-all-tiers check-sanitizers speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
 .DELETE_ON_ERROR:
 
-all: lib/libjbigi.so build/jbigi.jar
+all: $(LIBRARY) $(JAR_FILE)
 
 # ---- Java classes, and the check that include/jbigi.h matches them ----
 build/classes.stamp: $(JAVA_SOURCES)
@@ -182,9 +195,9 @@ $(OBJ)/variant.h: FORCE $(GMP_DEPS)
 	@$(call variant_header,$(VARIANT)) >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-$(OBJ)/cpu/cpu_check.o: src/cpu/cpu_check.c src/cpu/cpu_check.h $(OBJ)/variant.h build/obj-flags.stamp
+$(patsubst src/%.c,$(OBJ)/%.o,$(BASELINE_SOURCES)): $(OBJ)/%.o: src/%.c $(C_HEADERS) $(GMP_DEPS) $(OBJ)/variant.h build/obj-flags.stamp
 	@mkdir -p $(dir $@)
-	$(LIB_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(LIB_ARCH)) -include $(OBJ)/variant.h -c $< -o $@
+	$(LIB_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(LIB_ARCH)) $(JNI_CFLAGS) $(GMP_CFLAGS) -include $(OBJ)/variant.h -c $< -o $@
 
 # On armhf the check also runs on an ARMv6 (Raspberry Pi Zero/1 with a 32-bit
 # JVM), so it is ARM code for ARMv6 with VFP, not the compiler's Thumb-2 default.
@@ -205,24 +218,24 @@ $(JCPUID_LIB): src/cpu/jcpuid.c build/obj-flags.stamp
 	  -s -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1
 
 # Relinked whenever the objects come from another directory than last time.
-build/lib-objects.stamp: FORCE
-	@mkdir -p build
+$(OUT_DIR)/lib-objects.stamp: FORCE
+	@mkdir -p $(OUT_DIR)
 	@echo '$(OBJ) $(LIB_CC)' >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # The library is rebuilt whenever the GMP mode changes (the stamp names it).
-build/gmp-mode-$(GMP).stamp:
-	@mkdir -p build
-	@rm -f build/gmp-mode-*.stamp
+$(OUT_DIR)/gmp-mode-$(GMP).stamp:
+	@mkdir -p $(OUT_DIR)
+	@rm -f $(OUT_DIR)/gmp-mode-*.stamp
 	@touch $@
 
-lib/libjbigi.so: $(patsubst src/%.c,$(OBJ)/%.o,$(call arch_sources,$(LIB_ARCH))) src/jni/jbigi.map build/gmp-mode-$(GMP).stamp build/lib-objects.stamp
-	@mkdir -p lib
+$(LIBRARY): $(patsubst src/%.c,$(OBJ)/%.o,$(call arch_sources,$(LIB_ARCH))) src/jni/jbigi.map $(OUT_DIR)/gmp-mode-$(GMP).stamp $(OUT_DIR)/lib-objects.stamp
+	@mkdir -p $(dir $@)
 	$(LIB_CC) -shared -o $@ $(filter %.o,$^) $(GMP_LIBS) \
 	  -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
 
 # ---- the jar: classes, the library as an I2P-named resource, the speed test as Main-Class ----
-jar: build/jbigi.jar
+jar: $(JAR_FILE)
 
 # META-INF/ gets GMP's licence texts (the libraries link GMP statically) and
 # a manifest with the version and a module name.  Enable-Native-Access: with
@@ -235,14 +248,14 @@ build/jar-manifest: Makefile
 # x86-64 jars carry jcpuid as I2P's does.
 HOST_JCPUID := $(if $(filter x86_64,$(LIB_ARCH)),$(JCPUID_LIB))
 
-build/jbigi.jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv lib/libjbigi.so build/jar-manifest $(HOST_JCPUID)
-	@rm -rf build/jar-resources && mkdir -p build/jar-resources/META-INF
-	cp lib/libjbigi.so build/jar-resources/$(RESOURCE_NAME)
-	$(if $(HOST_JCPUID),cp $(HOST_JCPUID) build/jar-resources/)
-	$(if $(GMP_DEPS),cp $(addprefix $(GMP_PREFIX)/,$(GMP_LICENCES)) build/jar-resources/META-INF/)
+$(JAR_FILE): build/classes.stamp build/classes/net/i2p/util/variants.tsv $(LIBRARY) build/jar-manifest $(HOST_JCPUID)
+	@rm -rf $(OUT_DIR)/jar-resources && mkdir -p $(OUT_DIR)/jar-resources/META-INF
+	cp $(LIBRARY) $(OUT_DIR)/jar-resources/$(RESOURCE_NAME)
+	$(if $(HOST_JCPUID),cp $(HOST_JCPUID) $(OUT_DIR)/jar-resources/)
+	$(if $(GMP_DEPS),cp $(addprefix $(GMP_PREFIX)/,$(GMP_LICENCES)) $(OUT_DIR)/jar-resources/META-INF/)
 	$(JAR) --create --file $@ --main-class net.i2p.util.NativeBigInteger --manifest build/jar-manifest \
-	  -C build/classes . -C build/jar-resources .
-	@echo "build/jbigi.jar carries $(RESOURCE_NAME)"
+	  -C build/classes . -C $(OUT_DIR)/jar-resources .
+	@echo "$@ carries $(RESOURCE_NAME)"
 
 # ---- the dist jar: every variant (./build.sh dist builds each GMP, then calls these) ----
 dist:
@@ -258,12 +271,14 @@ dist-lib: check-header
 	@test -n '$(DIST_CC)' || { echo "no compiler for $(DIST_ARCH) here" >&2; exit 1; }
 	@mkdir -p $(DIST_OBJ) build/dist
 	@$(call variant_header,$(VARIANT)) >$(DIST_OBJ)/variant.h
-	@mkdir -p $(DIST_OBJ)/cpu
-	$(DIST_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h -c src/cpu/cpu_check.c -o $(DIST_OBJ)/cpu/cpu_check.o
-	@for f in $(filter-out src/cpu/cpu_check.c,$(call arch_sources,$(DIST_ARCH))); do \
+	@for f in $(call arch_sources,$(DIST_ARCH)); do \
 	  o=$(DIST_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
 	  echo "$(DIST_CC) ... -c $$f"; \
-	  $(DIST_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1; \
+	  case ' $(BASELINE_SOURCES) ' in \
+	  *" $$f "*) $(DIST_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h \
+	    $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  *) $(DIST_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  esac; \
 	done
 	$(DIST_CC) -shared -o build/dist/$(call resource_name,$(VARIANT)) $(patsubst src/%.c,$(DIST_OBJ)/%.o,$(call arch_sources,$(DIST_ARCH))) $(DIST_GMP)/lib/libgmp.a \
 	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
@@ -281,7 +296,8 @@ WIN_SOURCES := $(filter-out src/platform/posix.c,$(C_SOURCES)) src/platform/wind
 # 64-byte vectors there with aligned moves: the assembler makes every
 # vector move an unaligned one, the same speed on aligned data.
 WIN_REQUIRED_CFLAGS := -std=c11 -Wa,-muse-unaligned-vector-move -Isrc
-WIN_LIB_CFLAGS = $(CFLAGS) $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS) -Iinclude/win32 -Iinclude -I$(JAVA_HOME)/include
+WIN_JNI_CFLAGS = -Iinclude/win32 -Iinclude -I$(JAVA_HOME)/include
+WIN_LIB_CFLAGS = $(CFLAGS) $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS) $(WIN_JNI_CFLAGS)
 WIN_BASELINE_CFLAGS = -O2 $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS)
 WIN_LDFLAGS := -shared -static -static-libgcc -s -Wl,--exclude-libs,ALL -Wl,--dynamicbase -Wl,--nxcompat -Wl,--high-entropy-va
 WIN_GMP = build/gmp-6.2.1-windows-$(VARIANT)/install
@@ -295,11 +311,14 @@ dist-lib-windows: check-header
 	@test '$(call variant_arch,$(VARIANT))' = x86_64 || { echo "'$(VARIANT)' is not an x86-64 row" >&2; exit 1; }
 	@mkdir -p $(WIN_OBJ)/cpu build/dist
 	@$(call win_variant_header,$(VARIANT)) >$(WIN_OBJ)/variant.h
-	$(WIN_CC) $(WIN_BASELINE_CFLAGS) -include $(WIN_OBJ)/variant.h -c src/cpu/cpu_check.c -o $(WIN_OBJ)/cpu/cpu_check.o
-	@for f in $(filter-out src/cpu/cpu_check.c,$(WIN_SOURCES)); do \
+	@for f in $(WIN_SOURCES); do \
 	  o=$(WIN_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
 	  echo "$(WIN_CC) ... -c $$f"; \
-	  $(WIN_CC) $(WIN_LIB_CFLAGS) -I$(WIN_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1; \
+	  case ' $(BASELINE_SOURCES) ' in \
+	  *" $$f "*) $(WIN_CC) $(WIN_BASELINE_CFLAGS) $(WIN_JNI_CFLAGS) -include $(WIN_OBJ)/variant.h \
+	    -I$(WIN_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  *) $(WIN_CC) $(WIN_LIB_CFLAGS) -I$(WIN_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  esac; \
 	done
 	$(WIN_CC) -o build/dist/$(call win_resource_name,$(VARIANT)) $(patsubst src/%.c,$(WIN_OBJ)/%.o,$(WIN_SOURCES)) \
 	  $(WIN_GMP)/lib/libgmp.a $(WIN_LDFLAGS)
@@ -331,7 +350,7 @@ dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-
 speedtest: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 	$(JAVA) -Djava.library.path=lib -cp build/jbigi.jar net.i2p.util.NativeBigInteger
 
-TEST_ENV = JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" \
+TEST_ENV = JAVA="$(JAVA)" JAVAC="$(JAVAC)" JUNIT_JAR="$(JUNIT_JAR)" CC="$(CC)" JBIGI_GMP_MODE="$(GMP)" \
   CFLAGS="$(CFLAGS) $(REQUIRED_CFLAGS) -Wall -Wextra -Werror $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" C_SOURCES="$(C_SOURCES)"
 
 test: lib/libjbigi.so build/jbigi.jar build/cpu-probe
@@ -344,14 +363,20 @@ test: lib/libjbigi.so build/jbigi.jar build/cpu-probe
 # its length, so on 2 cores the pair takes little more than the longer one.
 # Each half's output appears in one block when it ends, and each ends with
 # its own "N passed, N failed, N skipped".
+# Before them, each build mode of CHECK_MODES is built into
+# build/mode-<mode>/, beside lib/libjbigi.so, for check-all-tiers to test
+# too: the dynamic one by default (CHECK_MODES="system fat" adds the fat
+# one, at the cost of one more GMP build, about 3 minutes on 2 cores).
 CHECK_FUZZ_SECONDS ?= 20
+CHECK_MODES ?= system
 check: lib/libjbigi.so build/cpu-probe
 	./build.sh dist
 	$(MAKE) --no-print-directory build/classes.stamp build/jbigi.jar $(GMP_DEPS)
+	$(foreach m,$(CHECK_MODES),$(MAKE) --no-print-directory -j2 GMP=$(m) OUTPUT=build/mode-$(m) all &&) true
 	$(MAKE) --no-print-directory -j2 --output-sync=target check-all-tiers check-sanitizers
 
 check-all-tiers:
-	$(TEST_ENV) sh test/run-tests.sh --all
+	$(TEST_ENV) JBIGI_CHECK_MODES="$(CHECK_MODES)" sh test/run-tests.sh --all
 
 check-sanitizers:
 	$(MAKE) --no-print-directory check-native
@@ -398,7 +423,8 @@ endif
 
 clean:
 	rm -rf lib build/classes build/generated-include build/obj-* build/test* build/jar-resources build/jcpuid build/i2p \
-	  build/jbigi.jar build/dist build/jar-manifest build/*.stamp build/bench build/ct build/fuzz build/check-native
+	  build/jbigi.jar build/dist build/jar-manifest build/*.stamp build/bench build/ct build/fuzz build/check-native \
+	  build/mode-*
 
 # Also removes the GMP builds under build/ (minutes to redo).
 distclean: clean

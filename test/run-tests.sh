@@ -5,10 +5,13 @@
 #                              machine, this CPU's Windows DLL under Wine
 #                              among them (`make test`: under 10 minutes on
 #                              2 cores with GMP built)
-#   test/run-tests.sh --all    those, then the ones that emulate or fetch:
-#                              the jar on emulated CPUs and ARM under QEMU,
-#                              the jar on JDK 8 to 26 (`make check`, which
-#                              adds the sanitizers, valgrind and the fuzzer)
+#   test/run-tests.sh --all    those, then the other build modes' libraries
+#                              (build/mode-<mode> for each of
+#                              JBIGI_CHECK_MODES, default system: make check
+#                              builds them), and the ones that emulate or fetch: the jar on
+#                              emulated CPUs and ARM under QEMU, the jar on
+#                              JDK 8 to 26 (`make check`, which adds the
+#                              sanitizers, valgrind and the fuzzer)
 # Called by `make test` and `make check`, which pass the tools in the environment:
 # JAVA, JAVAC, JUNIT_JAR, CC, CFLAGS, GMP_LIBS, and C_SOURCES (the Makefile's
 # list of the library's sources).  How each outcome is counted: test/lib.sh.
@@ -52,6 +55,12 @@ for t in $(c_tests); do
         failed=$((failed + 1))
     fi
 done
+
+# ---- the C benchmarks still build (built on the C tests' objects, never run) ----
+OBJECTS="$objects" sh test/bench/check-build.sh >"$out/bench-build.log" 2>&1
+rc=$?
+cat "$out/bench-build.log"
+tally "$out/bench-build.log" bench-build "$rc"
 
 # ---- the hand-written assembly's call frame information: unwinding through it ----
 sh test/unwind/check-cfi.sh lib/libjbigi.so >"$out/unwind.log" 2>&1
@@ -143,12 +152,26 @@ if [ "$tier" = native ]; then
     tally "$out/windows.log" windows-host "$rc"
 fi
 
+# ---- what runs before the CPU check: baseline x86-64 code under CFLAGS=-march=x86-64-v4 ----
+sh test/baseline/check-baseline.sh >"$out/baseline.log" 2>&1
+rc=$?
+cat "$out/baseline.log"
+tally "$out/baseline.log" check-baseline "$rc"
+
 if [ "$tier" = all ]; then
     # ---- the jar on emulated CPUs (qemu-user): the right variant or a clean refusal, never SIGILL ----
     sh test/emulated/run.sh >"$out/emulated.log" 2>&1
     rc=$?
     cat "$out/emulated.log"
     tally "$out/emulated.log" emulated-cpus "$rc"
+
+    # ---- the other build modes (GMP=system, ...), which make check builds beside lib/libjbigi.so ----
+    for mode in ${JBIGI_CHECK_MODES-system}; do
+        sh test/modes/run.sh "build/mode-$mode" >"$out/mode-$mode.log" 2>&1
+        rc=$?
+        grep -v '^ok ' "$out/mode-$mode.log"
+        tally "$out/mode-$mode.log" "GMP=$mode mode" "$rc"
+    done
 
     # ---- ./build.sh i2p-jar: ours merged into a jar in I2P's layout ----
     JAVA="$JAVA" sh test/i2pjar/run.sh >"$out/i2pjar.log" 2>&1

@@ -9,6 +9,7 @@
  * switch of Engine is at the end.
  * One exit path per function clears every mpz_t, so the error paths leak
  * nothing.  No global mutable state: any number of threads may call in.
+ * JNI_OnLoad, which runs before the CPU check has passed, is in onload.c.
  */
 #include <jni.h>
 
@@ -23,25 +24,6 @@
 /* Version 4 is I2P's current library; 5 adds negative exponents in
  * nativeModPow (computed as BigInteger does, instead of refused). */
 #define JBIGI_VERSION 5
-
-/* Called once when the JVM loads the library, before any GMP value exists. */
-JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
-{
-    char refusal[512];
-    JNIEnv *env = NULL;
-    (void)reserved;
-    /* First: on a CPU without the instructions this variant was built for,
-     * refuse rather than die of SIGILL in GMP.  The refusal is the message
-     * of the UnsatisfiedLinkError that System.load throws (the JVM rethrows
-     * an exception pending when JNI_OnLoad returns); nothing is printed. */
-    if (jbigi_cpu_check(refusal, sizeof refusal) != 0) {
-        if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) == JNI_OK && env != NULL)
-            jbigi_throw(env, "java/lang/UnsatisfiedLinkError", refusal);
-        return JNI_ERR;
-    }
-    jbigi_install_wiping_allocator();
-    return JNI_VERSION_1_6;
-}
 
 typedef enum jbigi_status (*power_op)(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m);
 

@@ -15,17 +15,6 @@
 /* Results up to this many bytes are staged on the stack. */
 #define STACK_BUFFER_BYTES 1024
 
-void jbigi_throw(JNIEnv *env, const char *class_name, const char *message)
-{
-    jclass cls = (*env)->FindClass(env, class_name);
-    /* If even the exception class cannot be found, FindClass has left a
-     * NoClassDefFoundError pending, which is thrown instead. */
-    if (cls != NULL) {
-        (*env)->ThrowNew(env, cls, message);
-        (*env)->DeleteLocalRef(env, cls);
-    }
-}
-
 void jbigi_throw_status(JNIEnv *env, enum jbigi_status status)
 {
     const char *class_name = "java/lang/ArithmeticException";

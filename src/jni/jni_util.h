@@ -11,6 +11,7 @@
 #include <gmp.h>
 
 #include "core/arith.h"
+#include "jni/onload.h"
 
 /*
  * Largest operand accepted, in bytes (128 Mbit).  GMP cannot report a failed
@@ -22,8 +23,8 @@
 /* Operands up to this many limbs (4096 bits) stay on the stack. */
 #define JBIGI_STACK_OPERAND_LIMBS 64
 
-/* Throws a new class_name (a JNI class name) with message. */
-void jbigi_throw(JNIEnv *env, const char *class_name, const char *message);
+/* jbigi_throw(env, class_name, message): in onload.c, compiled for the
+ * baseline, since JNI_OnLoad's refusal uses it too. */
 
 /* Throws the exception that status maps to, with its sentence. */
 void jbigi_throw_status(JNIEnv *env, enum jbigi_status status);

@@ -244,6 +244,7 @@ class LoadingTest {
         try (JarFile jar = new JarFile(jar())) {
             int libraries = 0;
             boolean x86 = false;
+            boolean gmpLinkedIn = false;
             for (JarEntry e : Collections.list(jar.entries())) {
                 Matcher m = Pattern.compile("libjbigi-linux-([a-z0-9]+?)(_64)?\\.so").matcher(e.getName());
                 if (m.matches()) {
@@ -252,6 +253,7 @@ class LoadingTest {
                     // I2P's names: _64 for 64-bit JVMs, none for 32-bit ones (armhf).
                     assertEquals(!arch.equals("armhf"), m.group(2) != null, e.getName() + " for " + arch);
                     x86 |= arch.equals("x86_64");
+                    gmpLinkedIn |= !needsSharedGmp(jar, e);
                     libraries++;
                 }
             }
@@ -263,14 +265,28 @@ class LoadingTest {
             try (InputStream in = jar.getInputStream(table)) {
                 assertTrue(Arrays.equals(Files.readAllBytes(Paths.get("src/cpu/variants.tsv")), readAll(in)));
             }
+            // GMP's licence texts travel with GMP's code: in the jar exactly when a library in it
+            // links GMP in (static, fat, dist).  A dynamic build (GMP=system) passes on no GMP code,
+            // only a reference to the system's libgmp.so, and carries none (as make install copies none).
             for (String licence : new String[] {"COPYING", "COPYING.LESSERv3", "COPYINGv2"})
-                assertTrue(jar.getJarEntry("META-INF/" + licence) != null, "no META-INF/" + licence);
+                assertEquals(gmpLinkedIn, jar.getJarEntry("META-INF/" + licence) != null,
+                             "META-INF/" + licence + (gmpLinkedIn ? " missing beside a library that links GMP in"
+                                                                  : " in a jar whose libraries link GMP dynamically"));
             Attributes main = jar.getManifest().getMainAttributes();
             assertTrue(main.getValue("Implementation-Version") != null, "no Implementation-Version");
             assertEquals("net.i2p.jbigi", main.getValue("Automatic-Module-Name"));
             // java -jar on JDK 24 and later: no native-access warning.
             assertEquals("ALL-UNNAMED", main.getValue("Enable-Native-Access"));
         }
+    }
+
+    /** Whether the library in entry e needs a shared libgmp: its dynamic section names libgmp.so.N. */
+    private static boolean needsSharedGmp(JarFile jar, JarEntry e) throws IOException {
+        byte[] library;
+        try (InputStream in = jar.getInputStream(e)) {
+            library = readAll(in);
+        }
+        return new String(library, StandardCharsets.ISO_8859_1).contains("libgmp.so.");
     }
 
     private static byte[] readAll(InputStream in) throws IOException {
