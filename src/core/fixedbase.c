@@ -52,20 +52,20 @@
  *   exp = 0               result 1 (m > 1).
  *   exp too long          refused with JBIGI_EXPONENT_TOO_LONG: use mpz_powm.
  *   base = 0 mod m        all entries but G[s][0] are 0: results 0 for exp > 0.
- *   malformed table       every header field and the length are checked
- *                         before a limb of the entries is read; the
- *                         modulus on the copy each power makes of it.
+ *   malformed table       every header field, the length and the
+ *                         modulus (on the copy made of it) are checked
+ *                         before a limb of the entries is read.
  *
  * Memory Java can write.  A table lies in a direct buffer that Java code
  * can write while a call reads it.  The rule (table_memory.h): every field
  * of such memory is read once, into a local, and only the local is used.
  * Here: jbigi_fb_read reads each header word once (read_once: a volatile
  * load, which the compiler neither repeats nor reloads) into a
- * jbigi_fb_header, and the callers pass that struct down instead of
- * reading the header again (the JNI layer sizes its result from it); each
- * power copies the modulus once, checks the copy and prepares the engine
- * from it; the build writes the header from its own locals and never reads
- * it back.  The entries are values: whatever a writer puts there, the comb
+ * jbigi_fb_header, and copies the modulus once into memory of its own,
+ * checked there; the callers pass that struct down instead of reading the
+ * table again (the JNI layer sizes its result from it), and the engine is
+ * prepared from the copy; the build writes the header from its own locals
+ * and never reads it back.  The entries are values: whatever a writer puts there, the comb
  * reads them only within the shape of the struct and gets some number.
  */
 #include "core/fixedbase.h"
@@ -180,10 +180,11 @@ static size_t max_block_bits(size_t n, unsigned rows, unsigned blocks)
     return (row_bits + blocks - 1) / blocks;
 }
 
-int jbigi_fb_read(jbigi_fb_header *h, const mp_limb_t *table, size_t table_limbs)
+enum jbigi_status jbigi_fb_read(jbigi_fb_header *h, const mp_limb_t *table, size_t table_limbs)
 {
+    h->modulus = NULL;
     if (table == NULL || table_limbs < HDR_SIZE)
-        return 0;
+        return JBIGI_BAD_TABLE;
     /* Each header word once, into a local. */
     const mp_limb_t magic = read_once(&table[HDR_MAGIC]);
     const mp_limb_t n = read_once(&table[HDR_LIMBS]);
@@ -193,20 +194,30 @@ int jbigi_fb_read(jbigi_fb_header *h, const mp_limb_t *table, size_t table_limbs
     const mp_limb_t minv = read_once(&table[HDR_MINV]);
     const jbigi_table_format *format = jbigi_engine_table_format_of(magic);
     if (format == NULL)
-        return 0;
+        return JBIGI_BAD_TABLE;
     if (rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS)
-        return 0;
+        return JBIGI_BAD_TABLE;
     if (n < 1 || n > table_limbs || limbs_of_table((size_t)n, (unsigned)rows, (unsigned)blocks, format) != table_limbs)
-        return 0;
+        return JBIGI_BAD_TABLE;
     /* A table is read only where an engine reads its format (it was made
      * here, or on a CPU like this one). */
     if (jbigi_engine_for_table(format, (mp_size_t)n) == NULL)
-        return 0;
+        return JBIGI_BAD_TABLE;
     /* The reach (block_bits * blocks * rows) is at most the modulus' width,
      * as jbigi_fb_build makes it: a forged width can neither overflow nor
      * make an exponentiation loop longer than one of its own size. */
     if (block_bits < 1 || block_bits > max_block_bits((size_t)n, (unsigned)rows, (unsigned)blocks))
-        return 0;
+        return JBIGI_BAD_TABLE;
+    /* The modulus, once, into memory of its own; checked there. */
+    mp_limb_t *m = jbigi_scratch_alloc((size_t)n);
+    if (m == NULL)
+        return JBIGI_NO_MEMORY;
+    for (size_t i = 0; i < (size_t)n; i++)
+        m[i] = read_once(&table[HDR_SIZE + i]);
+    if ((m[0] & 1) == 0 || m[n - 1] == 0 || jbigi_negated_inverse(m[0]) != minv) {
+        jbigi_scratch_free(m, (size_t)n);
+        return JBIGI_BAD_TABLE;
+    }
     *h = (jbigi_fb_header){
         .table = table,
         .table_limbs = table_limbs,
@@ -214,10 +225,16 @@ int jbigi_fb_read(jbigi_fb_header *h, const mp_limb_t *table, size_t table_limbs
         .rows = (unsigned)rows,
         .blocks = (unsigned)blocks,
         .block_bits = (size_t)block_bits,
-        .minv = minv,
+        .modulus = m,
         .format = format,
     };
-    return 1;
+    return JBIGI_OK;
+}
+
+void jbigi_fb_release(jbigi_fb_header *h)
+{
+    jbigi_scratch_free(h->modulus, h->modulus_limbs);
+    h->modulus = NULL;
 }
 
 size_t jbigi_fb_reach_bits(const jbigi_fb_header *h)
@@ -233,9 +250,11 @@ size_t jbigi_fb_reach_limbs(const jbigi_fb_header *h)
 size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs)
 {
     jbigi_fb_header h;
-    if (!jbigi_fb_read(&h, table, table_limbs))
+    if (jbigi_fb_read(&h, table, table_limbs) != JBIGI_OK)
         return 0;
-    return jbigi_fb_reach_bits(&h);
+    const size_t reach = jbigi_fb_reach_bits(&h);
+    jbigi_fb_release(&h);
+    return reach;
 }
 
 enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
@@ -271,7 +290,7 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
         .rows = rows,
         .blocks = blocks,
         .block_bits = block_bits,
-        .minv = minv,
+        .modulus = NULL, /* the engine is prepared from m itself */
         .format = format,
     };
 
@@ -297,27 +316,6 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
 }
 
 /*
- * Copies the table's modulus once (n limbs: the header's count, as read),
- * checks the copy against the header as read (odd, top limb not zero,
- * -m^-1 the header's) and prepares the engine from it.  JBIGI_OK,
- * JBIGI_BAD_TABLE, or JBIGI_NO_MEMORY.
- */
-static enum jbigi_status engine_for(struct engine *g, const jbigi_fb_header *h, int secret)
-{
-    const size_t n = h->modulus_limbs;
-    mp_limb_t *m = jbigi_scratch_alloc(n);
-    if (m == NULL)
-        return JBIGI_NO_MEMORY;
-    for (size_t i = 0; i < n; i++)
-        m[i] = read_once(&h->table[HDR_SIZE + i]);
-    enum jbigi_status status = JBIGI_BAD_TABLE;
-    if ((m[0] & 1) != 0 && m[n - 1] != 0 && jbigi_negated_inverse(m[0]) == h->minv)
-        status = engine_init(g, h->format, m, n, secret) == 0 ? JBIGI_OK : JBIGI_NO_MEMORY;
-    jbigi_scratch_free(m, n);
-    return status;
-}
-
-/*
  * out (the modulus' n limbs) = base^e mod m from the table, e of e_limbs
  * limbs, at most the reach's (zero above the reach).  The comb runs the
  * steps that e_limbs needs, whatever e's value (comb_driver.h).  No GMP
@@ -328,9 +326,8 @@ static enum jbigi_status fb_run(const jbigi_fb_header *h, mp_limb_t *out, const 
                                 int constant_time)
 {
     struct engine g;
-    const enum jbigi_status status = engine_for(&g, h, constant_time);
-    if (status != JBIGI_OK)
-        return status;
+    if (engine_init(&g, h->format, h->modulus, h->modulus_limbs, constant_time) != 0)
+        return JBIGI_NO_MEMORY;
     const jbigi_comb shape = comb_of(h, h->table + HDR_SIZE + h->modulus_limbs);
     int rc = jbigi_drive_comb(g.engine->mont, g.ctx, &shape, out, e, (mp_size_t)e_limbs, constant_time);
     engine_clear(&g);
@@ -357,9 +354,12 @@ enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_li
                                 int constant_time)
 {
     jbigi_fb_header h;
-    if (!jbigi_fb_read(&h, table, table_limbs))
-        return JBIGI_BAD_TABLE;
-    return jbigi_fb_powm_read(r, &h, exp, constant_time);
+    enum jbigi_status status = jbigi_fb_read(&h, table, table_limbs);
+    if (status != JBIGI_OK)
+        return status;
+    status = jbigi_fb_powm_read(r, &h, exp, constant_time);
+    jbigi_fb_release(&h);
+    return status;
 }
 
 enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const jbigi_fb_header *h, const mp_limb_t *e,

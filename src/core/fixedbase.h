@@ -52,9 +52,9 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
  * here: every header field is read once, into this struct, and only the
  * struct is used afterwards, never the header again; a thread that writes
  * the header during a call changes nothing the call does.  The modulus is
- * copied once per exponentiation and checked on the copy, and the engine is
- * prepared from that copy; the entries are values only (any limbs give some
- * number, and are read only within the shape read here).
+ * copied here too, once, checked on the copy, and the engine is prepared
+ * from that copy; the entries are values only (any limbs give some number,
+ * and are read only within the shape read here).
  *
  * What reads a header and then uses the table is one call with one such
  * struct (the JNI layer sizes its result from modulus_limbs and passes the
@@ -68,18 +68,25 @@ typedef struct {
     size_t modulus_limbs;                /* n */
     unsigned rows, blocks;
     size_t block_bits;                   /* b */
-    mp_limb_t minv;                      /* -m^-1 mod 2^64, as the header has it */
+    mp_limb_t *modulus;                  /* a private copy of its n limbs (jbigi_fb_release frees it) */
     const struct jbigi_table_format *format;
 } jbigi_fb_header;
 
 /*
- * Reads and checks table's header and length (table_limbs limbs): 1 with
- * *h filled, or 0 if the table is malformed (a format no engine here reads,
- * a shape out of range, a length that does not match it, a reach wider
- * than the modulus).  The modulus' own limbs are checked when a power is
- * computed, on the copy it uses (JBIGI_BAD_TABLE then).
+ * Reads and checks table's header, length (table_limbs limbs) and modulus:
+ * JBIGI_OK with *h filled (give it back with jbigi_fb_release), or
+ * JBIGI_BAD_TABLE if the table is malformed (a format no engine here
+ * reads, a shape out of range, a length that does not match it, a reach
+ * wider than the modulus, a modulus even, with a zero top limb or not the
+ * one whose inverse the header holds), or JBIGI_NO_MEMORY for the copy;
+ * *h then holds nothing to give back.  The copy is jbigi's own memory, not
+ * GMP's: read outside jbigi_run_guarded (whose jump out of a failed GMP
+ * allocation would leave it behind), and powers run from *h under it.
  */
-int jbigi_fb_read(jbigi_fb_header *h, const mp_limb_t *table, size_t table_limbs);
+enum jbigi_status jbigi_fb_read(jbigi_fb_header *h, const mp_limb_t *table, size_t table_limbs);
+
+/* Frees what jbigi_fb_read took (the modulus' copy); again: nothing. */
+void jbigi_fb_release(jbigi_fb_header *h);
 
 /* The largest exponent bit length a table read by jbigi_fb_read covers,
  * and that in limbs (the most limbs an exponent it takes can need). */
@@ -100,8 +107,9 @@ size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs);
  * masked; time and memory accesses then depend only on the table's shape
  * and exp's limb count.  Otherwise the fastest path: zero digits skipped,
  * the engine's fastest multiplication.
- * jbigi_fb_powm reads the header itself (once); jbigi_fb_powm_read takes
- * one read already.  A malformed table gives JBIGI_BAD_TABLE.
+ * jbigi_fb_powm reads the table itself (once: not under
+ * jbigi_run_guarded, see jbigi_fb_read); jbigi_fb_powm_read takes one read
+ * already, and may run under it.  A malformed table gives JBIGI_BAD_TABLE.
  */
 enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
                                 int constant_time);

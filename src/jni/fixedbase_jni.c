@@ -272,12 +272,13 @@ static jbyteArray table_power(JNIEnv *env, jobject jtable, jlong generation, jby
 
     size_t limbs;
     void *block;
-    jbigi_fb_header header;
+    jbigi_fb_header header = {.modulus = NULL};
     const mp_limb_t *table = table_of(env, jtable, generation, &limbs, &block);
     if (table == NULL)
         goto done;
-    if (!jbigi_fb_read(&header, table, limbs)) {
-        jbigi_throw_status(env, JBIGI_BAD_TABLE);
+    const enum jbigi_status read_status = jbigi_fb_read(&header, table, limbs);
+    if (read_status != JBIGI_OK) {
+        jbigi_throw_status(env, read_status);
         goto done;
     }
     /* The exponent: null, empty or over the size limit, refused as every
@@ -330,6 +331,7 @@ static jbyteArray table_power(JNIEnv *env, jobject jtable, jlong generation, jby
     }
     result = jbigi_new_result(env, r);
 done:
+    jbigi_fb_release(&header);
     if (block != NULL)
         jbigi_tm_release(block);
     jbigi_operand_release(&exp);

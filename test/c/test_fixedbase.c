@@ -212,7 +212,7 @@ static void check_table_power(const mp_limb_t *table, size_t limbs, const mpz_t 
         CHECK(st == JBIGI_OK && mpz_cmp(r, want) == 0, "%s: exponent bits %u ct=%d: status %d", what, ebits, ct, st);
     }
     jbigi_fb_header h;
-    const int read = jbigi_fb_read(&h, table, limbs);
+    const int read = jbigi_fb_read(&h, table, limbs) == JBIGI_OK;
     CHECK(read, "%s: header", what);
     if (!read) {
         mpz_clear(r);
@@ -237,6 +237,7 @@ static void check_table_power(const mp_limb_t *table, size_t limbs, const mpz_t 
           "%s: an exponent wider than the reach accepted", what);
     free(ep);
     free(out);
+    jbigi_fb_release(&h);
     mpz_clear(r);
 }
 
