@@ -121,34 +121,34 @@ JNIEXPORT jobject JNICALL Java_net_i2p_util_FixedBase_nativeAllocateTable
 /*
  * Class:     net_i2p_util_FixedBase
  * Method:    nativeFreeTable
- * Signature: (Ljava/nio/ByteBuffer;)V
+ * Signature: (Ljava/nio/ByteBuffer;J)V
  */
 JNIEXPORT void JNICALL Java_net_i2p_util_FixedBase_nativeFreeTable
-  (JNIEnv *, jclass, jobject);
+  (JNIEnv *, jclass, jobject, jlong);
 
 /*
  * Class:     net_i2p_util_FixedBase
  * Method:    nativeBuildTable
- * Signature: (Ljava/nio/ByteBuffer;[B[BIII)V
+ * Signature: (Ljava/nio/ByteBuffer;J[B[BIII)V
  */
 JNIEXPORT void JNICALL Java_net_i2p_util_FixedBase_nativeBuildTable
-  (JNIEnv *, jclass, jobject, jbyteArray, jbyteArray, jint, jint, jint);
+  (JNIEnv *, jclass, jobject, jlong, jbyteArray, jbyteArray, jint, jint, jint);
 
 /*
  * Class:     net_i2p_util_FixedBase
  * Method:    nativeModPow
- * Signature: (Ljava/nio/ByteBuffer;[BZ)[B
+ * Signature: (Ljava/nio/ByteBuffer;J[BZ)[B
  */
 JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_FixedBase_nativeModPow
-  (JNIEnv *, jclass, jobject, jbyteArray, jboolean);
+  (JNIEnv *, jclass, jobject, jlong, jbyteArray, jboolean);
 
 /*
  * Class:     net_i2p_util_FixedBase
  * Method:    nativeModPowCTBound
- * Signature: (Ljava/nio/ByteBuffer;[BI)[B
+ * Signature: (Ljava/nio/ByteBuffer;J[BI)[B
  */
 JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_FixedBase_nativeModPowCTBound
-  (JNIEnv *, jclass, jobject, jbyteArray, jint);
+  (JNIEnv *, jclass, jobject, jlong, jbyteArray, jint);
 
 #ifdef __cplusplus
 }

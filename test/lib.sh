@@ -255,11 +255,14 @@ c_tests() {
 
 # Tests that watch the allocator (test_wipe, test_oom, test_table_memory)
 # intercept the C library's functions at link time, test_engine the
-# engines' self-tests, test_karatsuba GMP's mpn_sec_* functions: a test
-# defining __wrap_NAME is linked with --wrap=NAME.
+# engines' self-tests, test_karatsuba GMP's mpn_sec_* functions, and
+# test_table_memory the process lock's release (to write a block's header
+# while jbigi_tm_free runs): a test defining __wrap_NAME is linked with
+# --wrap=NAME.
 c_test_link_flags() { # test
     for f in malloc calloc aligned_alloc realloc free mmap munmap jbigi_ifma_selftest jbigi_adx_selftest \
-        __gmpn_sec_mul_itch __gmpn_sec_sqr_itch __gmpn_sec_add_1_itch __gmpn_sec_mul __gmpn_sec_sqr __gmpn_sec_add_1; do
+        __gmpn_sec_mul_itch __gmpn_sec_sqr_itch __gmpn_sec_add_1_itch __gmpn_sec_mul __gmpn_sec_sqr __gmpn_sec_add_1 \
+        jbigi_process_unlock; do
         grep -q "__wrap_$f *(" "test/c/$1.c" && printf ' -Wl,--wrap=%s' "$f"
     done
 }

@@ -52,8 +52,21 @@
  *   exp = 0               result 1 (m > 1).
  *   exp too long          refused with JBIGI_EXPONENT_TOO_LONG: use mpz_powm.
  *   base = 0 mod m        all entries but G[s][0] are 0: results 0 for exp > 0.
- *   malformed table       every header field and the length are checked
+ *   malformed table       every header field, the length and the
+ *                         modulus (on the copy made of it) are checked
  *                         before a limb of the entries is read.
+ *
+ * Memory Java can write.  A table lies in a direct buffer that Java code
+ * can write while a call reads it.  The rule (table_memory.h): every field
+ * of such memory is read once, into a local, and only the local is used.
+ * Here: jbigi_fb_read reads each header word once (read_once: a volatile
+ * load, which the compiler neither repeats nor reloads) into a
+ * jbigi_fb_header, and copies the modulus once into memory of its own,
+ * checked there; the callers pass that struct down instead of reading the
+ * table again (the JNI layer sizes its result from it), and the engine is
+ * prepared from the copy; the build writes the header from its own locals
+ * and never reads it back.  The entries are values: whatever a writer puts there, the comb
+ * reads them only within the shape of the struct and gets some number.
  */
 #include "core/fixedbase.h"
 #include "core/limb_inverse.h"
@@ -70,18 +83,11 @@
 
 enum { HDR_MAGIC, HDR_LIMBS, HDR_ROWS, HDR_BLOCKS, HDR_BLOCK_BITS, HDR_MINV, HDR_SIZE };
 
-/* The parts of a checked table. */
-struct comb {
-    mp_size_t n;
-    unsigned rows, blocks;
-    size_t block_bits;           /* b */
-    size_t span;                 /* c = rows * b: the bits of one block */
-    mp_limb_t minv;
-    const jbigi_table_format *format;
-    size_t width;                /* limbs (or digit words) per entry */
-    const mp_limb_t *modulus;
-    const mp_limb_t *entries;
-};
+/* One read of a word Java can write (see the top of this file). */
+static mp_limb_t read_once(const mp_limb_t *word)
+{
+    return *(const volatile mp_limb_t *)word;
+}
 
 static size_t limbs_of_table(size_t n, unsigned rows, unsigned blocks, const jbigi_table_format *format)
 {
@@ -128,18 +134,18 @@ struct engine {
 };
 
 /*
- * Prepares the engine that reads the table's format for its modulus;
- * secret: the values multiplied are (the modulus of a table is public, so
- * each engine takes its quicker preparation).  Returns 0, or -1 when no
- * engine reads the format or memory ran out (or the engine's numbers do
- * not have the table's width).  Release with engine_clear.
+ * Prepares the engine that reads the format for the n-limb modulus m (a
+ * private copy); secret: the values multiplied are (the modulus of a table
+ * is public, so each engine takes its quicker preparation).  Returns 0, or
+ * -1 when no engine reads the format or memory ran out (or the engine's
+ * numbers do not have the table's width).  Release with engine_clear.
  */
-static int engine_init(struct engine *g, const struct comb *k, int secret)
+static int engine_init(struct engine *g, const jbigi_table_format *format, const mp_limb_t *m, size_t n, int secret)
 {
-    g->engine = jbigi_engine_for_table(k->format, k->n);
+    g->engine = jbigi_engine_for_table(format, (mp_size_t)n);
     if (g->engine == NULL)
         return -1;
-    return g->engine->table_ctx_init(g->ctx, k->modulus, k->n, secret);
+    return g->engine->table_ctx_init(g->ctx, m, (mp_size_t)n, secret);
 }
 
 static void engine_clear(struct engine *g)
@@ -147,16 +153,22 @@ static void engine_clear(struct engine *g)
     g->engine->table_ctx_clear(g->ctx);
 }
 
-/* The comb as the drivers see it.  Its entries are written by the build
- * only; the exponentiations read them. */
-static jbigi_comb comb_of(const struct comb *k)
+/* The span of a block, c = rows * b: the exponent bits it covers. */
+static size_t span_of(const jbigi_fb_header *h)
+{
+    return h->block_bits * h->rows;
+}
+
+/* The comb as the drivers see it, over entries.  Its entries are written
+ * by the build only; the exponentiations read them. */
+static jbigi_comb comb_of(const jbigi_fb_header *h, const mp_limb_t *entries)
 {
     jbigi_comb shape = {
-        .rows = k->rows,
-        .blocks = k->blocks,
-        .block_bits = k->block_bits,
-        .span = k->span,
-        .entries = (mp_limb_t *)k->entries,
+        .rows = h->rows,
+        .blocks = h->blocks,
+        .block_bits = h->block_bits,
+        .span = span_of(h),
+        .entries = (mp_limb_t *)entries,
     };
     return shape;
 }
@@ -168,52 +180,81 @@ static size_t max_block_bits(size_t n, unsigned rows, unsigned blocks)
     return (row_bits + blocks - 1) / blocks;
 }
 
-/* Reads and checks a table's header and length. */
-static int read_comb(struct comb *k, const mp_limb_t *table, size_t table_limbs)
+enum jbigi_status jbigi_fb_read(jbigi_fb_header *h, const mp_limb_t *table, size_t table_limbs)
 {
-    if (table_limbs < HDR_SIZE)
-        return 0;
-    const jbigi_table_format *format = jbigi_engine_table_format_of(table[HDR_MAGIC]);
+    h->modulus = NULL;
+    if (table == NULL || table_limbs < HDR_SIZE)
+        return JBIGI_BAD_TABLE;
+    /* Each header word once, into a local. */
+    const mp_limb_t magic = read_once(&table[HDR_MAGIC]);
+    const mp_limb_t n = read_once(&table[HDR_LIMBS]);
+    const mp_limb_t rows = read_once(&table[HDR_ROWS]);
+    const mp_limb_t blocks = read_once(&table[HDR_BLOCKS]);
+    const mp_limb_t block_bits = read_once(&table[HDR_BLOCK_BITS]);
+    const mp_limb_t minv = read_once(&table[HDR_MINV]);
+    const jbigi_table_format *format = jbigi_engine_table_format_of(magic);
     if (format == NULL)
-        return 0;
-    mp_limb_t n = table[HDR_LIMBS], rows = table[HDR_ROWS], blocks = table[HDR_BLOCKS];
-    mp_limb_t block_bits = table[HDR_BLOCK_BITS];
+        return JBIGI_BAD_TABLE;
     if (rows < 1 || rows > JBIGI_FB_MAX_ROWS || blocks < 1 || blocks > JBIGI_FB_MAX_BLOCKS)
-        return 0;
-    if (n < 1 || n > table_limbs ||
-        limbs_of_table((size_t)n, (unsigned)rows, (unsigned)blocks, format) != table_limbs)
-        return 0;
+        return JBIGI_BAD_TABLE;
+    if (n < 1 || n > table_limbs || limbs_of_table((size_t)n, (unsigned)rows, (unsigned)blocks, format) != table_limbs)
+        return JBIGI_BAD_TABLE;
     /* A table is read only where an engine reads its format (it was made
      * here, or on a CPU like this one). */
     if (jbigi_engine_for_table(format, (mp_size_t)n) == NULL)
-        return 0;
+        return JBIGI_BAD_TABLE;
     /* The reach (block_bits * blocks * rows) is at most the modulus' width,
      * as jbigi_fb_build makes it: a forged width can neither overflow nor
      * make an exponentiation loop longer than one of its own size. */
     if (block_bits < 1 || block_bits > max_block_bits((size_t)n, (unsigned)rows, (unsigned)blocks))
-        return 0;
-    const mp_limb_t *modulus = table + HDR_SIZE;
-    if ((modulus[0] & 1) == 0 || modulus[n - 1] == 0 || table[HDR_MINV] != jbigi_negated_inverse(modulus[0]))
-        return 0;
-    k->n = (mp_size_t)n;
-    k->rows = (unsigned)rows;
-    k->blocks = (unsigned)blocks;
-    k->block_bits = (size_t)block_bits;
-    k->span = (size_t)block_bits * (size_t)rows;
-    k->minv = table[HDR_MINV];
-    k->format = format;
-    k->width = format->entry_limbs((mp_size_t)n);
-    k->modulus = modulus;
-    k->entries = modulus + n;
-    return 1;
+        return JBIGI_BAD_TABLE;
+    /* The modulus, once, into memory of its own; checked there. */
+    mp_limb_t *m = jbigi_scratch_alloc((size_t)n);
+    if (m == NULL)
+        return JBIGI_NO_MEMORY;
+    for (size_t i = 0; i < (size_t)n; i++)
+        m[i] = read_once(&table[HDR_SIZE + i]);
+    if ((m[0] & 1) == 0 || m[n - 1] == 0 || jbigi_negated_inverse(m[0]) != minv) {
+        jbigi_scratch_free(m, (size_t)n);
+        return JBIGI_BAD_TABLE;
+    }
+    *h = (jbigi_fb_header){
+        .table = table,
+        .table_limbs = table_limbs,
+        .modulus_limbs = (size_t)n,
+        .rows = (unsigned)rows,
+        .blocks = (unsigned)blocks,
+        .block_bits = (size_t)block_bits,
+        .modulus = m,
+        .format = format,
+    };
+    return JBIGI_OK;
+}
+
+void jbigi_fb_release(jbigi_fb_header *h)
+{
+    jbigi_scratch_free(h->modulus, h->modulus_limbs);
+    h->modulus = NULL;
+}
+
+size_t jbigi_fb_reach_bits(const jbigi_fb_header *h)
+{
+    return span_of(h) * h->blocks;
+}
+
+size_t jbigi_fb_reach_limbs(const jbigi_fb_header *h)
+{
+    return (jbigi_fb_reach_bits(h) + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS;
 }
 
 size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs)
 {
-    struct comb k;
-    if (!read_comb(&k, table, table_limbs))
+    jbigi_fb_header h;
+    if (jbigi_fb_read(&h, table, table_limbs) != JBIGI_OK)
         return 0;
-    return k.span * k.blocks;
+    const size_t reach = jbigi_fb_reach_bits(&h);
+    jbigi_fb_release(&h);
+    return reach;
 }
 
 enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
@@ -230,19 +271,29 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
     if (max_exponent_bits < 1 || max_exponent_bits > (size_t)n * GMP_NUMB_BITS)
         return JBIGI_BAD_TABLE;
 
+    /* The header from these locals, which alone the build goes on with:
+     * the table is never read back (Java may write it meanwhile). */
     size_t row_bits = (max_exponent_bits + rows - 1) / rows;
     size_t block_bits = (row_bits + blocks - 1) / blocks;
+    const mp_limb_t minv = jbigi_negated_inverse(mpz_limbs_read(m)[0]);
     table[HDR_MAGIC] = format->magic;
     table[HDR_LIMBS] = (mp_limb_t)n;
     table[HDR_ROWS] = rows;
     table[HDR_BLOCKS] = blocks;
     table[HDR_BLOCK_BITS] = (mp_limb_t)block_bits;
+    table[HDR_MINV] = minv;
     mpn_copyi(table + HDR_SIZE, mpz_limbs_read(m), n);
-    table[HDR_MINV] = jbigi_negated_inverse(table[HDR_SIZE]);
+    const jbigi_fb_header h = {
+        .table = table,
+        .table_limbs = table_limbs,
+        .modulus_limbs = (size_t)n,
+        .rows = rows,
+        .blocks = blocks,
+        .block_bits = block_bits,
+        .modulus = NULL, /* the engine is prepared from m itself */
+        .format = format,
+    };
 
-    struct comb k;
-    if (!read_comb(&k, table, table_limbs))
-        return JBIGI_BAD_TABLE;
     /* The base mod m, as n limbs (GMP's allocation first, then ours). */
     mpz_t t;
     mpz_init(t);
@@ -255,8 +306,8 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
         return JBIGI_NO_MEMORY;
     struct engine g;
     int rc = JBIGI_DRIVER_NO_MEMORY;
-    if (engine_init(&g, &k, 0) == 0) {
-        const jbigi_comb shape = comb_of(&k);
+    if (engine_init(&g, format, mpz_limbs_read(m), (size_t)n, 0) == 0) {
+        const jbigi_comb shape = comb_of(&h, table + HDR_SIZE + n);
         rc = jbigi_drive_comb_build(g.engine->mont, g.ctx, &shape, reduced);
         engine_clear(&g);
     }
@@ -264,75 +315,65 @@ enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz
     return rc == JBIGI_DRIVER_OK ? JBIGI_OK : JBIGI_NO_MEMORY;
 }
 
-/* Limbs of the table's reach: the most limbs an exponent it takes can need. */
-static size_t reach_limbs(const struct comb *k)
-{
-    return (k->span * k->blocks + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS;
-}
-
 /*
- * out (k->n limbs) = base^e mod m from the table, e of e_limbs limbs, at
- * most the reach's (zero above the reach).  The comb runs the steps that
- * e_limbs needs, whatever e's value (comb_driver.h).  No GMP allocation in
- * here: the caller has its result limbs already, so running out of memory
- * cannot jump past scratch that holds secrets.
+ * out (the modulus' n limbs) = base^e mod m from the table, e of e_limbs
+ * limbs, at most the reach's (zero above the reach).  The comb runs the
+ * steps that e_limbs needs, whatever e's value (comb_driver.h).  No GMP
+ * allocation in here: the caller has its result limbs already, so running
+ * out of memory cannot jump past scratch that holds secrets.
  */
-static enum jbigi_status fb_run(const struct comb *k, mp_limb_t *out, const mp_limb_t *e, size_t e_limbs,
+static enum jbigi_status fb_run(const jbigi_fb_header *h, mp_limb_t *out, const mp_limb_t *e, size_t e_limbs,
                                 int constant_time)
 {
     struct engine g;
-    if (engine_init(&g, k, constant_time) != 0)
+    if (engine_init(&g, h->format, h->modulus, h->modulus_limbs, constant_time) != 0)
         return JBIGI_NO_MEMORY;
-    const jbigi_comb shape = comb_of(k);
+    const jbigi_comb shape = comb_of(h, h->table + HDR_SIZE + h->modulus_limbs);
     int rc = jbigi_drive_comb(g.engine->mont, g.ctx, &shape, out, e, (mp_size_t)e_limbs, constant_time);
     engine_clear(&g);
     return rc == JBIGI_DRIVER_OK ? JBIGI_OK : JBIGI_NO_MEMORY;
 }
 
-enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
-                                int constant_time)
+enum jbigi_status jbigi_fb_powm_read(mpz_t r, const jbigi_fb_header *h, const mpz_t exp, int constant_time)
 {
-    struct comb k;
-    if (!read_comb(&k, table, table_limbs))
-        return JBIGI_BAD_TABLE;
     if (mpz_sgn(exp) < 0)
         return JBIGI_EXPONENT_NEGATIVE;
-    if (mpz_sizeinbase(exp, 2) > k.span * k.blocks)
+    if (mpz_sizeinbase(exp, 2) > jbigi_fb_reach_bits(h))
         return JBIGI_EXPONENT_TOO_LONG;
     /* The exponent at its own limb count, read in place (the comb's work
      * follows that count).  r's limbs first: GMP's allocation may jump out
      * (jbigi_run_guarded), and must not while scratch holds secrets. */
-    mp_limb_t *out = mpz_limbs_write(r, k.n);
-    enum jbigi_status status = fb_run(&k, out, mpz_limbs_read(exp), mpz_size(exp), constant_time);
-    mpz_limbs_finish(r, status == JBIGI_OK ? k.n : 0);
+    const size_t n = h->modulus_limbs;
+    mp_limb_t *out = mpz_limbs_write(r, (mp_size_t)n);
+    enum jbigi_status status = fb_run(h, out, mpz_limbs_read(exp), mpz_size(exp), constant_time);
+    mpz_limbs_finish(r, status == JBIGI_OK ? (mp_size_t)n : 0);
     return status;
 }
 
-int jbigi_fb_shape(const mp_limb_t *table, size_t table_limbs, size_t *modulus_limbs, size_t *exponent_limbs)
+enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
+                                int constant_time)
 {
-    struct comb k;
-    if (!read_comb(&k, table, table_limbs))
-        return 0;
-    *modulus_limbs = (size_t)k.n;
-    *exponent_limbs = reach_limbs(&k);
-    return 1;
+    jbigi_fb_header h;
+    enum jbigi_status status = jbigi_fb_read(&h, table, table_limbs);
+    if (status != JBIGI_OK)
+        return status;
+    status = jbigi_fb_powm_read(r, &h, exp, constant_time);
+    jbigi_fb_release(&h);
+    return status;
 }
 
-enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const mp_limb_t *table, size_t table_limbs,
-                                         const mp_limb_t *e, size_t e_limbs)
+enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const jbigi_fb_header *h, const mp_limb_t *e,
+                                         size_t e_limbs)
 {
-    struct comb k;
-    if (!read_comb(&k, table, table_limbs))
-        return JBIGI_BAD_TABLE;
-    if (e_limbs < 1 || e_limbs > reach_limbs(&k))
+    if (e_limbs < 1 || e_limbs > jbigi_fb_reach_limbs(h))
         return JBIGI_EXPONENT_TOO_LONG;
     /* Bits at or above the reach, gathered without a branch on where they
      * are: only the top limb can hold them (e_limbs <= the reach's). */
-    const size_t reach = k.span * k.blocks;
+    const size_t reach = jbigi_fb_reach_bits(h);
     const size_t width = e_limbs * GMP_NUMB_BITS;
     const unsigned spare_bits = width > reach ? (unsigned)(width - reach) : 0;
     const mp_limb_t above = spare_bits == 0 ? 0 : e[e_limbs - 1] >> (GMP_NUMB_BITS - spare_bits);
     if (above != 0)
         return JBIGI_EXPONENT_TOO_LONG;
-    return fb_run(&k, out, e, e_limbs, 1);
+    return fb_run(h, out, e, e_limbs, 1);
 }

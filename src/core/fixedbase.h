@@ -46,7 +46,55 @@ int jbigi_fb_table_limbs_fit(size_t modulus_limbs, unsigned rows, unsigned block
 enum jbigi_status jbigi_fb_build(mp_limb_t *table, size_t table_limbs, const mpz_t base, const mpz_t m,
                                  unsigned rows, unsigned blocks, size_t max_exponent_bits);
 
-/* The largest exponent bit length the table covers, or 0 if it is malformed. */
+/*
+ * A table's header as read once (jbigi_fb_read).  A table lives in memory
+ * Java can write (a direct buffer), so the rule of table_memory.h holds
+ * here: every header field is read once, into this struct, and only the
+ * struct is used afterwards, never the header again; a thread that writes
+ * the header during a call changes nothing the call does.  The modulus is
+ * copied here too, once, checked on the copy, and the engine is prepared
+ * from that copy; the entries are values only (any limbs give some number,
+ * and are read only within the shape read here).
+ *
+ * What reads a header and then uses the table is one call with one such
+ * struct (the JNI layer sizes its result from modulus_limbs and passes the
+ * struct down); reading the header again for the same call is the flaw this
+ * rule forbids.
+ */
+struct jbigi_table_format;
+typedef struct {
+    const mp_limb_t *table;              /* the table read from: modulus and entries */
+    size_t table_limbs;                  /* its length (the caller's, not the header's) */
+    size_t modulus_limbs;                /* n */
+    unsigned rows, blocks;
+    size_t block_bits;                   /* b */
+    mp_limb_t *modulus;                  /* a private copy of its n limbs (jbigi_fb_release frees it) */
+    const struct jbigi_table_format *format;
+} jbigi_fb_header;
+
+/*
+ * Reads and checks table's header, length (table_limbs limbs) and modulus:
+ * JBIGI_OK with *h filled (give it back with jbigi_fb_release), or
+ * JBIGI_BAD_TABLE if the table is malformed (a format no engine here
+ * reads, a shape out of range, a length that does not match it, a reach
+ * wider than the modulus, a modulus even, with a zero top limb or not the
+ * one whose inverse the header holds), or JBIGI_NO_MEMORY for the copy;
+ * *h then holds nothing to give back.  The copy is jbigi's own memory, not
+ * GMP's: read outside jbigi_run_guarded (whose jump out of a failed GMP
+ * allocation would leave it behind), and powers run from *h under it.
+ */
+enum jbigi_status jbigi_fb_read(jbigi_fb_header *h, const mp_limb_t *table, size_t table_limbs);
+
+/* Frees what jbigi_fb_read took (the modulus' copy); again: nothing. */
+void jbigi_fb_release(jbigi_fb_header *h);
+
+/* The largest exponent bit length a table read by jbigi_fb_read covers,
+ * and that in limbs (the most limbs an exponent it takes can need). */
+size_t jbigi_fb_reach_bits(const jbigi_fb_header *h);
+size_t jbigi_fb_reach_limbs(const jbigi_fb_header *h);
+
+/* The largest exponent bit length the table covers, or 0 if its header is
+ * malformed. */
 size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs);
 
 /*
@@ -59,26 +107,23 @@ size_t jbigi_fb_max_exponent_bits(const mp_limb_t *table, size_t table_limbs);
  * masked; time and memory accesses then depend only on the table's shape
  * and exp's limb count.  Otherwise the fastest path: zero digits skipped,
  * the engine's fastest multiplication.
- * The table is checked first; a malformed one gives JBIGI_BAD_TABLE.
+ * jbigi_fb_powm reads the table itself (once: not under
+ * jbigi_run_guarded, see jbigi_fb_read); jbigi_fb_powm_read takes one read
+ * already, and may run under it.  A malformed table gives JBIGI_BAD_TABLE.
  */
 enum jbigi_status jbigi_fb_powm(mpz_t r, const mp_limb_t *table, size_t table_limbs, const mpz_t exp,
                                 int constant_time);
-
-/*
- * The table's modulus limbs and the limbs of its reach (the most an
- * exponent it takes can have); 0 if the table is malformed.
- */
-int jbigi_fb_shape(const mp_limb_t *table, size_t table_limbs, size_t *modulus_limbs, size_t *exponent_limbs);
+enum jbigi_status jbigi_fb_powm_read(mpz_t r, const jbigi_fb_header *h, const mpz_t exp, int constant_time);
 
 /*
  * The constant-time path on a fixed-width exponent, for callers that read
  * the secret at a public width themselves (the JNI layer: its own limb
- * count or a stated bound): out (the modulus' limbs) = base^e mod m, e of
- * e_limbs limbs, 1 to the reach's (jbigi_fb_shape), zero above the reach
+ * count or a stated bound): out (h->modulus_limbs limbs) = base^e mod m, e
+ * of e_limbs limbs, 1 to jbigi_fb_reach_limbs, zero above the reach
  * (JBIGI_EXPONENT_TOO_LONG otherwise).  Every copy and loop follows the
- * table's shape and e_limbs alone.
+ * shape in h and e_limbs alone.
  */
-enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const mp_limb_t *table, size_t table_limbs,
-                                         const mp_limb_t *e, size_t e_limbs);
+enum jbigi_status jbigi_fb_powm_ct_limbs(mp_limb_t *out, const jbigi_fb_header *h, const mp_limb_t *e,
+                                         size_t e_limbs);
 
 #endif

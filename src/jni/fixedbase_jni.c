@@ -9,13 +9,26 @@
  * not own: freed when FixedBase frees them, not when a collection finds the
  * buffer.  The buffer's address and capacity come from the JVM; table_memory.c
  * keeps the record of live blocks, and a buffer is read (or freed) only while
- * that record holds it inside a live block: one over a block freed already,
- * or over memory jbigi did not allocate, gives IllegalArgumentException
- * without a byte of it read, and a block a call is using is not freed
- * (IllegalStateException).  The table in a live block is validated by
- * fixedbase.c before a limb of its entries is read, and a block by its
- * header before it is freed, so a forged or damaged buffer gives
- * IllegalArgumentException, never a wild read or a bad free.
+ * that record holds it inside a live block of the generation the caller
+ * names: one over a block freed already (also a stale buffer whose address a
+ * new block took since), or over memory jbigi did not allocate, gives
+ * IllegalArgumentException without a byte of it read, and a block a call is
+ * using is not freed (IllegalStateException).  nativeAllocateTable hands the
+ * generation to Java in the fresh block's header (table_memory.h); Java
+ * reads it once and passes it to every other native here.  The table in a
+ * live block is validated by fixedbase.c before a limb of its entries is
+ * read, and a block by its header before it is freed, so a forged or
+ * damaged buffer gives IllegalArgumentException, never a wild read or a bad
+ * free.
+ *
+ * The buffer is memory Java can write while a call runs, so every field of
+ * it is read once (table_memory.h, fixedbase.c): a call reads the table's
+ * header once (jbigi_fb_read), sizes its result from that reading and
+ * passes it down; nothing here or below reads the header again.
+ *
+ * Arguments are checked in order, each one's null first, as the other
+ * natives check theirs: the table (null, live, well-formed), the exponent
+ * (null, empty, over the size limit), then the bound.
  */
 #include <jni.h>
 #include <stdint.h>
@@ -58,9 +71,16 @@ static int table_limbs_fit(jint modulus_bits, jint rows, jint blocks, size_t lim
            jbigi_fb_table_limbs_fit(((size_t)modulus_bits + 63) / 64, (unsigned)rows, (unsigned)blocks, limbs);
 }
 
-/* The table in buffer as limbs, held in its live block (*block, to give
- * back with jbigi_tm_release), or NULL with an exception pending. */
-static mp_limb_t *table_of(JNIEnv *env, jobject buffer, size_t *limbs, void **block)
+/* The IllegalArgumentException of a buffer that is not in a live block of
+ * the generation given. */
+#define NOT_LIVE_TABLE                                                                                                 \
+    "table is not in a live fixed-base table block of this generation from nativeAllocateTable (a stale or freed "   \
+    "table, or never one)"
+
+/* The table in buffer as limbs, held in its live block of that generation
+ * (*block, to give back with jbigi_tm_release), or NULL with an exception
+ * pending. */
+static mp_limb_t *table_of(JNIEnv *env, jobject buffer, jlong generation, size_t *limbs, void **block)
 {
     *block = NULL;
     if (buffer == NULL) {
@@ -74,10 +94,9 @@ static mp_limb_t *table_of(JNIEnv *env, jobject buffer, size_t *limbs, void **bl
                     "table must be a direct buffer of whole, aligned 64-bit limbs");
         return NULL;
     }
-    *block = jbigi_tm_acquire(address, (size_t)capacity);
+    *block = jbigi_tm_acquire(address, (size_t)capacity, (uint64_t)generation);
     if (*block == NULL) {
-        jbigi_throw(env, "java/lang/IllegalArgumentException",
-                    "table is not in a live fixed-base table block from nativeAllocateTable (freed, or never one)");
+        jbigi_throw(env, "java/lang/IllegalArgumentException", NOT_LIVE_TABLE);
         return NULL;
     }
     *limbs = (size_t)capacity / 8;
@@ -96,19 +115,22 @@ Java_net_i2p_util_FixedBase_nativeTableBytes(JNIEnv *env, jclass cls, jint modul
 
 /* A new zeroed block for a table of tableBytes bytes, as a direct buffer of
  * JBIGI_TM_HEADER_BYTES + tableBytes bytes; the table is its slice from
- * JBIGI_TM_HEADER_BYTES on.  The caller frees it with nativeFreeTable. */
+ * JBIGI_TM_HEADER_BYTES on, and the block's generation is in its header
+ * (word JBIGI_TM_GENERATION_WORD), for the caller to read once now and pass
+ * to the other natives.  The caller frees it with nativeFreeTable. */
 JNIEXPORT jobject JNICALL
 Java_net_i2p_util_FixedBase_nativeAllocateTable(JNIEnv *env, jclass cls, jlong tableBytes)
 {
     (void)cls;
     jobject buffer = NULL;
     void *block = NULL;
+    uint64_t generation = 0;
     if (tableBytes < 8 || (unsigned long long)tableBytes > JBIGI_TM_MAX_TABLE_BYTES || tableBytes % 8 != 0) {
         jbigi_throw(env, "java/lang/IllegalArgumentException",
                     "fixed-base table size out of range: a multiple of 8 bytes, from 8 bytes to 128 MiB");
         goto done;
     }
-    block = jbigi_tm_alloc((size_t)tableBytes);
+    block = jbigi_tm_alloc((size_t)tableBytes, &generation);
     if (block == NULL) {
         jbigi_throw(env, "java/lang/OutOfMemoryError", "no memory for a fixed-base table");
         goto done;
@@ -118,15 +140,15 @@ Java_net_i2p_util_FixedBase_nativeAllocateTable(JNIEnv *env, jclass cls, jlong t
         block = NULL; /* Java's now, until nativeFreeTable */
 done:
     if (block != NULL)
-        jbigi_tm_free(block, JBIGI_TM_HEADER_BYTES + (size_t)tableBytes);
+        jbigi_tm_free(block, JBIGI_TM_HEADER_BYTES + (size_t)tableBytes, generation);
     return buffer;
 }
 
-/* Wipes and frees a block from nativeAllocateTable.  Nothing may use the
- * buffer or its slices afterwards: FixedBase frees a table only once no call
- * holds it. */
+/* Wipes and frees a block from nativeAllocateTable of that generation.
+ * Nothing may use the buffer or its slices afterwards: FixedBase frees a
+ * table only once no call holds it. */
 JNIEXPORT void JNICALL
-Java_net_i2p_util_FixedBase_nativeFreeTable(JNIEnv *env, jclass cls, jobject jblock)
+Java_net_i2p_util_FixedBase_nativeFreeTable(JNIEnv *env, jclass cls, jobject jblock, jlong generation)
 {
     (void)cls;
     if (jblock == NULL) {
@@ -135,12 +157,14 @@ Java_net_i2p_util_FixedBase_nativeFreeTable(JNIEnv *env, jclass cls, jobject jbl
     }
     void *address = (*env)->GetDirectBufferAddress(env, jblock);
     jlong capacity = (*env)->GetDirectBufferCapacity(env, jblock);
-    const int rc = address == NULL || capacity <= 0 ? JBIGI_TM_NOT_LIVE : jbigi_tm_free(address, (size_t)capacity);
+    const int rc = address == NULL || capacity <= 0 ? JBIGI_TM_NOT_LIVE
+                                                    : jbigi_tm_free(address, (size_t)capacity, (uint64_t)generation);
     if (rc == JBIGI_TM_IN_USE)
         jbigi_throw(env, "java/lang/IllegalStateException", "fixed-base table block in use by a call: not freed");
     else if (rc != JBIGI_TM_FREED)
         jbigi_throw(env, "java/lang/IllegalArgumentException",
-                    "not a live fixed-base table block from nativeAllocateTable (freed already, or never one)");
+                    "not a live fixed-base table block of this generation from nativeAllocateTable (a stale or freed "
+                    "table, freed already, or never one)");
 done:
     return;
 }
@@ -162,8 +186,9 @@ static enum jbigi_status run_build(void *context)
 /* Fills table with the comb of base mod modulus for exponents of up to
  * maxExponentBits bits. */
 JNIEXPORT void JNICALL
-Java_net_i2p_util_FixedBase_nativeBuildTable(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jbase,
-                                             jbyteArray jmod, jint rows, jint blocks, jint maxExponentBits)
+Java_net_i2p_util_FixedBase_nativeBuildTable(JNIEnv *env, jclass cls, jobject jtable, jlong generation,
+                                             jbyteArray jbase, jbyteArray jmod, jint rows, jint blocks,
+                                             jint maxExponentBits)
 {
     (void)cls;
     struct jbigi_operand base, mod;
@@ -171,7 +196,7 @@ Java_net_i2p_util_FixedBase_nativeBuildTable(JNIEnv *env, jclass cls, jobject jt
     jbigi_operand_init(&mod);
     size_t limbs;
     void *block;
-    mp_limb_t *table = table_of(env, jtable, &limbs, &block);
+    mp_limb_t *table = table_of(env, jtable, generation, &limbs, &block);
     if (table == NULL)
         goto done;
     if (!jbigi_read_operand(env, jbase, "base", &base) || !jbigi_read_operand(env, jmod, "modulus", &mod))
@@ -200,8 +225,7 @@ done:
 
 struct powm_call {
     mpz_ptr r;
-    const mp_limb_t *table;
-    size_t limbs;
+    const jbigi_fb_header *header;
     mpz_srcptr exp;
     int constant_time;
 };
@@ -209,13 +233,12 @@ struct powm_call {
 static enum jbigi_status run_powm(void *context)
 {
     struct powm_call *c = context;
-    return jbigi_fb_powm(c->r, c->table, c->limbs, c->exp, c->constant_time);
+    return jbigi_fb_powm_read(c->r, c->header, c->exp, c->constant_time);
 }
 
 struct powm_ct_call {
     mp_limb_t *out;
-    const mp_limb_t *table;
-    size_t limbs;
+    const jbigi_fb_header *header;
     const mp_limb_t *e;
     size_t e_limbs;
 };
@@ -223,19 +246,22 @@ struct powm_ct_call {
 static enum jbigi_status run_powm_ct(void *context)
 {
     struct powm_ct_call *c = context;
-    return jbigi_fb_powm_ct_limbs(c->out, c->table, c->limbs, c->e, c->e_limbs);
+    return jbigi_fb_powm_ct_limbs(c->out, c->header, c->e, c->e_limbs);
 }
 
 /*
  * base^exponent mod modulus from a table filled by nativeBuildTable.  The
  * constant-time path reads the exponent at a public width: its own limb
- * count (bound_bits 0: the array's length, jbigi_exponent_own_limbs), or
+ * count (bounded 0: the array's length, jbigi_exponent_own_limbs), or
  * ceil(bound_bits / 64) limbs for a bound the caller states (an exponent
  * of 2^bound_bits or more is an IllegalArgumentException); the comb's work
  * follows that width.  An exponent wider than the table's reach (or
- * negative) goes the general way, which refuses it.
+ * negative) goes the general way, which refuses it.  The header is read
+ * once, first; its reading gives the result's size and goes down to
+ * fixedbase.c with the call.
  */
-static jbyteArray table_power(JNIEnv *env, jobject jtable, jbyteArray jexp, int constant_time, jint bound_bits)
+static jbyteArray table_power(JNIEnv *env, jobject jtable, jlong generation, jbyteArray jexp, int constant_time,
+                              int bounded, jint bound_bits)
 {
     jbyteArray result = NULL;
     struct jbigi_operand exp, out;
@@ -246,24 +272,29 @@ static jbyteArray table_power(JNIEnv *env, jobject jtable, jbyteArray jexp, int 
 
     size_t limbs;
     void *block;
-    const mp_limb_t *table = table_of(env, jtable, &limbs, &block);
+    jbigi_fb_header header = {.modulus = NULL};
+    const mp_limb_t *table = table_of(env, jtable, generation, &limbs, &block);
     if (table == NULL)
         goto done;
-    const int bounded = bound_bits != 0;
-    size_t modulus_limbs, exponent_limbs;
-    if (bounded && !jbigi_fb_shape(table, limbs, &modulus_limbs, &exponent_limbs)) {
-        jbigi_throw_status(env, JBIGI_BAD_TABLE);
+    const enum jbigi_status read_status = jbigi_fb_read(&header, table, limbs);
+    if (read_status != JBIGI_OK) {
+        jbigi_throw_status(env, read_status);
         goto done;
     }
+    /* The exponent: null, empty or over the size limit, refused as every
+     * native refuses them. */
+    const jsize len = jexp == NULL ? 0 : (*env)->GetArrayLength(env, jexp);
+    if (len == 0 || len > JBIGI_MAX_OPERAND_BYTES) {
+        jbigi_read_operand(env, jexp, "exponent", &exp); /* throws its exception */
+        goto done;
+    }
+    const size_t modulus_limbs = header.modulus_limbs, exponent_limbs = jbigi_fb_reach_limbs(&header);
     if (bounded && (bound_bits < 1 || (size_t)bound_bits > exponent_limbs * GMP_NUMB_BITS)) {
         jbigi_throw(env, "java/lang/IllegalArgumentException",
                     "exponentBits must be from 1 to the table's reach");
         goto done;
     }
-    if (constant_time && jexp != NULL && (*env)->GetArrayLength(env, jexp) > 0 &&
-        (*env)->GetArrayLength(env, jexp) <= JBIGI_MAX_OPERAND_BYTES &&
-        jbigi_fb_shape(table, limbs, &modulus_limbs, &exponent_limbs)) {
-        const jsize len = (*env)->GetArrayLength(env, jexp);
+    if (constant_time) {
         const size_t en = bounded ? ((size_t)bound_bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS
                                   : jbigi_exponent_own_limbs(env, jexp, len);
         int read = JBIGI_FIXED_WIDER;
@@ -277,9 +308,10 @@ static jbyteArray table_power(JNIEnv *env, jobject jtable, jbyteArray jexp, int 
             goto done;
         }
         if (read == JBIGI_FIXED_READ) {
+            /* Zero too: every digit multiplies by one, giving 1 (BigInteger's answer). */
             if (!jbigi_operand_space(env, modulus_limbs, &out))
                 goto done;
-            struct powm_ct_call call = {out.limbs, table, limbs, exp.limbs, en};
+            struct powm_ct_call call = {out.limbs, &header, exp.limbs, en};
             enum jbigi_status status = jbigi_run_guarded(run_powm_ct, &call);
             if (status != JBIGI_OK) {
                 jbigi_throw_status(env, status);
@@ -289,16 +321,9 @@ static jbyteArray table_power(JNIEnv *env, jobject jtable, jbyteArray jexp, int 
             goto done;
         }
     }
-    if (bounded) { /* null, empty or over the size limit */
-        jbigi_read_operand(env, jexp, "exponent", &exp); /* throws its exception */
-        if (!(*env)->ExceptionCheck(env))
-            jbigi_throw(env, "java/lang/IllegalArgumentException",
-                        "exponent must be non-negative and below 2^exponentBits");
-        goto done;
-    }
     if (!jbigi_read_operand(env, jexp, "exponent", &exp))
         goto done;
-    struct powm_call call = {r, table, limbs, exp.value, constant_time};
+    struct powm_call call = {r, &header, exp.value, constant_time};
     enum jbigi_status status = jbigi_run_guarded(run_powm, &call);
     if (status != JBIGI_OK) {
         jbigi_throw_status(env, status);
@@ -306,6 +331,7 @@ static jbyteArray table_power(JNIEnv *env, jobject jtable, jbyteArray jexp, int 
     }
     result = jbigi_new_result(env, r);
 done:
+    jbigi_fb_release(&header);
     if (block != NULL)
         jbigi_tm_release(block);
     jbigi_operand_release(&exp);
@@ -315,21 +341,17 @@ done:
 }
 
 JNIEXPORT jbyteArray JNICALL
-Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jexp,
+Java_net_i2p_util_FixedBase_nativeModPow(JNIEnv *env, jclass cls, jobject jtable, jlong generation, jbyteArray jexp,
                                          jboolean constantTime)
 {
     (void)cls;
-    return table_power(env, jtable, jexp, constantTime == JNI_TRUE, 0);
+    return table_power(env, jtable, generation, jexp, constantTime == JNI_TRUE, 0, 0);
 }
 
 JNIEXPORT jbyteArray JNICALL
-Java_net_i2p_util_FixedBase_nativeModPowCTBound(JNIEnv *env, jclass cls, jobject jtable, jbyteArray jexp,
-                                                jint exponentBits)
+Java_net_i2p_util_FixedBase_nativeModPowCTBound(JNIEnv *env, jclass cls, jobject jtable, jlong generation,
+                                                jbyteArray jexp, jint exponentBits)
 {
     (void)cls;
-    if (exponentBits == 0) {
-        jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to the table's reach");
-        return NULL;
-    }
-    return table_power(env, jtable, jexp, 1, exponentBits);
+    return table_power(env, jtable, generation, jexp, 1, 1, exponentBits);
 }

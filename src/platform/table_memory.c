@@ -11,7 +11,15 @@
 
 #define TM_MAGIC ((uint64_t)0x4a4254424c4f434bULL) /* "JBTBLOCK" */
 
-enum { TM_WORD_MAGIC, TM_WORD_TABLE_BYTES };
+enum { TM_WORD_MAGIC, TM_WORD_TABLE_BYTES, TM_WORD_GENERATION };
+_Static_assert(TM_WORD_GENERATION == JBIGI_TM_GENERATION_WORD, "the generation's header word");
+
+/* One read of a word Java can write: a volatile load, so that the compiler
+ * neither repeats it nor reloads the local it went into (table_memory.h). */
+static uint64_t read_once(const uint64_t *word)
+{
+    return *(const volatile uint64_t *)word;
+}
 
 static uint64_t magic_at(const void *block)
 {
@@ -27,11 +35,12 @@ static size_t mapped_bytes(size_t table_bytes)
 
 /* ---- the record of live blocks ---- */
 
-/* One live block: its address, its length (header and table), and how many
- * calls hold it. */
+/* One live block: its address, its length (header and table), its
+ * generation, and how many calls hold it. */
 struct live_block {
     uintptr_t start;
     size_t bytes;
+    uint64_t generation;
     size_t users;
 };
 
@@ -39,6 +48,10 @@ struct live_block {
  * thousand at most (TransparentTables bounds the bytes they hold). */
 static struct live_block *record;
 static size_t record_count, record_capacity;
+
+/* The last generation given out (under the lock); the first is 1.  At one
+ * block a nanosecond, 64 bits last for centuries: never reused. */
+static uint64_t last_generation;
 
 /* Index of the first block whose start is above address (under the lock). */
 static size_t first_above(uintptr_t address)
@@ -66,8 +79,9 @@ static struct live_block *holding(uintptr_t address, size_t bytes)
     return b;
 }
 
-/* Records a new block; 0, or -1 when memory ran out. */
-static int remember(void *block, size_t bytes)
+/* Records a new block under a new generation (in *generation); 0, or -1
+ * when memory ran out. */
+static int remember(void *block, size_t bytes, uint64_t *generation)
 {
     int rc = 0;
     jbigi_process_lock();
@@ -83,21 +97,22 @@ static int remember(void *block, size_t bytes)
     }
     const size_t i = first_above((uintptr_t)block);
     memmove(record + i + 1, record + i, (record_count - i) * sizeof *record);
-    record[i] = (struct live_block){(uintptr_t)block, bytes, 0};
+    *generation = ++last_generation;
+    record[i] = (struct live_block){(uintptr_t)block, bytes, *generation, 0};
     record_count++;
 done:
     jbigi_process_unlock();
     return rc;
 }
 
-void *jbigi_tm_acquire(const void *address, size_t bytes)
+void *jbigi_tm_acquire(const void *address, size_t bytes, uint64_t generation)
 {
     if (address == NULL || bytes == 0)
         return NULL;
     void *block = NULL;
     jbigi_process_lock();
     struct live_block *b = holding((uintptr_t)address, bytes);
-    if (b != NULL) {
+    if (b != NULL && b->generation == generation) {
         b->users++;
         block = (void *)b->start;
     }
@@ -131,7 +146,7 @@ size_t jbigi_tm_live_blocks(void)
  * hundred tables made and evicted in turn, resident memory grew to twice
  * what the tables held.
  */
-void *jbigi_tm_alloc(size_t table_bytes)
+void *jbigi_tm_alloc(size_t table_bytes, uint64_t *generation)
 {
     if (table_bytes < 8 || table_bytes > JBIGI_TM_MAX_TABLE_BYTES || table_bytes % 8 != 0)
         return NULL;
@@ -139,12 +154,17 @@ void *jbigi_tm_alloc(size_t table_bytes)
     uint64_t *block = jbigi_pages_alloc(mapped_bytes(table_bytes));
     if (block == NULL)
         return NULL;
-    block[TM_WORD_MAGIC] = magic_at(block);
-    block[TM_WORD_TABLE_BYTES] = table_bytes;
-    if (remember(block, JBIGI_TM_HEADER_BYTES + table_bytes) != 0) {
+    uint64_t fresh;
+    if (remember(block, JBIGI_TM_HEADER_BYTES + table_bytes, &fresh) != 0) {
         jbigi_pages_free(block, mapped_bytes(table_bytes));
         return NULL;
     }
+    /* No one else has the block yet: the header is written before anyone
+     * can acquire it by a generation. */
+    block[TM_WORD_MAGIC] = magic_at(block);
+    block[TM_WORD_TABLE_BYTES] = table_bytes;
+    block[TM_WORD_GENERATION] = fresh;
+    *generation = fresh;
     return block;
 }
 
@@ -153,25 +173,25 @@ int jbigi_tm_is_block(const void *block, size_t block_bytes)
     if (block == NULL || (uintptr_t)block % 64 != 0 || block_bytes < JBIGI_TM_HEADER_BYTES + 8)
         return 0;
     const uint64_t *header = block;
-    return header[TM_WORD_MAGIC] == magic_at(block) &&
-           header[TM_WORD_TABLE_BYTES] == block_bytes - JBIGI_TM_HEADER_BYTES;
+    const uint64_t magic = read_once(&header[TM_WORD_MAGIC]);
+    const uint64_t table_bytes = read_once(&header[TM_WORD_TABLE_BYTES]);
+    return magic == magic_at(block) && table_bytes == block_bytes - JBIGI_TM_HEADER_BYTES;
 }
 
-void jbigi_tm_wipe(void *block)
+void jbigi_tm_wipe(void *block, size_t block_bytes)
 {
-    uint64_t *header = block;
     /* Tables hold only powers of a public base, but they are wiped as every
      * other block jbigi gives back is: what is freed holds nothing, whatever
      * the system does with the pages (core dumps, swap). */
-    jbigi_secure_zero(block, mapped_bytes((size_t)header[TM_WORD_TABLE_BYTES]));
+    jbigi_secure_zero(block, mapped_bytes(block_bytes - JBIGI_TM_HEADER_BYTES));
 }
 
-int jbigi_tm_free(void *block, size_t block_bytes)
+int jbigi_tm_free(void *block, size_t block_bytes, uint64_t generation)
 {
     jbigi_process_lock();
     struct live_block *b = holding((uintptr_t)block, 1);
     int rc = JBIGI_TM_FREED;
-    if (b == NULL || b->start != (uintptr_t)block || b->bytes != block_bytes ||
+    if (b == NULL || b->start != (uintptr_t)block || b->bytes != block_bytes || b->generation != generation ||
         !jbigi_tm_is_block(block, block_bytes))
         rc = JBIGI_TM_NOT_LIVE;
     else if (b->users > 0)
@@ -184,9 +204,10 @@ int jbigi_tm_free(void *block, size_t block_bytes)
     jbigi_process_unlock();
     if (rc != JBIGI_TM_FREED)
         return rc;
-    /* Forgotten: no call can acquire it any more, none holds it. */
-    const size_t bytes = mapped_bytes(block_bytes - JBIGI_TM_HEADER_BYTES);
-    jbigi_tm_wipe(block);
-    jbigi_pages_free(block, bytes);
+    /* Forgotten: no call can acquire it any more, none holds it.  Its
+     * length is the record's (block_bytes matched it), not the header's:
+     * Java may have written the header since it was checked. */
+    jbigi_tm_wipe(block, block_bytes);
+    jbigi_pages_free(block, mapped_bytes(block_bytes - JBIGI_TM_HEADER_BYTES));
     return JBIGI_TM_FREED;
 }

@@ -146,6 +146,7 @@ struct fb_call {
     mpz_srcptr g, e, m;
     mp_limb_t *table;
     size_t table_limbs;
+    const jbigi_fb_header *header; /* the table as read, outside the guard, as the JNI layer reads it */
     int constant_time;
 };
 
@@ -158,7 +159,7 @@ static enum jbigi_status fb_build(void *context)
 static enum jbigi_status fb_powm(void *context)
 {
     struct fb_call *c = context;
-    return jbigi_fb_powm(c->r, c->table, c->table_limbs, c->e, c->constant_time);
+    return jbigi_fb_powm_read(c->r, c->header, c->e, c->constant_time);
 }
 
 /* Refuses the first, second, ... allocation of fn until one run needs no
@@ -209,13 +210,25 @@ static void check_fixed_base(gmp_randstate_t state)
         CHECK(table != NULL, "no memory for the table");
         if (table == NULL)
             break;
-        struct fb_call c = {r, g, e, m, table, table_limbs, 0};
+        struct fb_call c = {r, g, e, m, table, table_limbs, NULL, 0};
         refuse_each(fb_build, &c, "fixed-base build");
-        for (c.constant_time = 0; c.constant_time <= 1; c.constant_time++) {
+        jbigi_fb_header header;
+        /* The read's copy of the modulus refused: JBIGI_NO_MEMORY, nothing held. */
+        refuse_after = 0;
+        const enum jbigi_status refused_read = jbigi_fb_read(&header, table, table_limbs);
+        CHECK(refuse_after == -1 && refused_read == JBIGI_NO_MEMORY && header.modulus == NULL,
+              "fixed-base read (engine %s) with its copy refused: %d", engines[i], (int)refused_read);
+        refuse_after = -1;
+        const int read = jbigi_fb_read(&header, table, table_limbs) == JBIGI_OK;
+        CHECK(read, "the table built (engine %s) not read", engines[i]);
+        c.header = &header;
+        for (c.constant_time = 0; read && c.constant_time <= 1; c.constant_time++) {
             refuse_each(fb_powm, &c, "fixed-base powm");
             CHECK(mpz_cmp(r, want) == 0, "fixed-base powm (engine %s, ct %d): wrong result after the refusals",
                   engines[i], c.constant_time);
         }
+        if (read)
+            jbigi_fb_release(&header);
         free(table);
     }
     jbigi_engine_force("auto");

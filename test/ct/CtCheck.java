@@ -143,14 +143,14 @@ public final class CtCheck {
             // repeats, so the table's constant-time path is measured too, with
             // its variable-time path as its own contrast.
             if (fixedBase && NativeBigInteger.hasFixedBase()) {
-                ByteBuffer ctTable = liveTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
+                LiveTable ctTable = liveTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
                         FixedBase.constantTimeBlocks(BITS), BITS);
-                ByteBuffer vtTable = liveTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS),
+                LiveTable vtTable = liveTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS),
                         FixedBase.variableTimeBlocks(BITS), BITS);
                 for (Inputs inputs : new Inputs[] {bits, length}) {
-                    double c = measure("fixed-base CT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(ctTable, e, true),
+                    double c = measure("fixed-base CT " + inputs.name, (b, e, mod) -> ctTable.modPow(e, true),
                             inputs);
-                    double v = measure("fixed-base VT " + inputs.name, (b, e, mod) -> FixedBase.nativeModPow(vtTable, e, false),
+                    double v = measure("fixed-base VT " + inputs.name, (b, e, mod) -> vtTable.modPow(e, false),
                             inputs);
                     System.out.printf("|t| %s: fixed-base constant-time = %.2f, variable-time = %.2f%n", inputs.name, c, v);
                     fixedCt = Math.max(fixedCt, c);
@@ -176,9 +176,9 @@ public final class CtCheck {
                     ? measure("nativeModPowCTFixed " + top.name, NativeBigInteger::nativeModPowCTFixed, top.unsigned) : 0;
             double fb = 0;
             if (fixedBase && NativeBigInteger.hasFixedBase()) {
-                ByteBuffer table = liveTable(top.signed.base, top.signed.modulus,
+                LiveTable table = liveTable(top.signed.base, top.signed.modulus,
                         FixedBase.constantTimeRows(bits), FixedBase.constantTimeBlocks(bits), bits);
-                fb = measure("fixed-base CT       " + top.name, (b, e, mod) -> FixedBase.nativeModPow(table, e, true),
+                fb = measure("fixed-base CT       " + top.name, (b, e, mod) -> table.modPow(e, true),
                         top.signed);
             }
             double v = lengthControl(top);
@@ -207,17 +207,37 @@ public final class CtCheck {
         System.exit(status);
     }
 
+    /** A table in a block from nativeAllocateTable, with the block's generation (the natives take both). */
+    static final class LiveTable {
+        final ByteBuffer table;
+        final long generation;
+
+        LiveTable(ByteBuffer table, long generation) {
+            this.table = table;
+            this.generation = generation;
+        }
+
+        byte[] modPow(byte[] exponent, boolean constantTime) {
+            return FixedBase.nativeModPow(table, generation, exponent, constantTime);
+        }
+
+        byte[] modPowCTBound(byte[] exponent, int exponentBits) {
+            return FixedBase.nativeModPowCTBound(table, generation, exponent, exponentBits);
+        }
+    }
+
     /**
      * A table built in place in a block from nativeAllocateTable, as
      * FixedBase's own tables are: native code refuses a table anywhere else.
      * The block lives until the process ends (a few per run).
      */
-    static ByteBuffer liveTable(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
+    static LiveTable liveTable(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
         ByteBuffer block = FixedBase.nativeAllocateTable(FixedBase.tableBytes(modulus, rows, blocks));
+        long generation = NativeTable.generationOf(block);
         block.position(NativeTable.HEADER_BYTES);
         ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
-        FixedBase.nativeBuildTable(table, base, modulus, rows, blocks, maxExponentBits);
-        return table;
+        FixedBase.nativeBuildTable(table, generation, base, modulus, rows, blocks, maxExponentBits);
+        return new LiveTable(table, generation);
     }
 
     /**
@@ -235,15 +255,15 @@ public final class CtCheck {
                     (x, e, m) -> NativeBigInteger.nativeModPowCTBound(x, e, m, bound), top.signed);
             double f = measure("nativeModPowCTFixed " + top.name, NativeBigInteger::nativeModPowCTFixed, top.unsigned);
             double fb = 0, fbb = 0;
-            ByteBuffer table = null;
+            LiveTable table = null;
             if (fixedBase) {
                 table = liveTable(top.signed.base, top.signed.modulus, FixedBase.constantTimeRows(bits),
                         FixedBase.constantTimeBlocks(bits), bits);
-                final ByteBuffer t = table;
-                fb = measure("fixed-base CT       " + top.name, (x, e, m) -> FixedBase.nativeModPow(t, e, true),
+                final LiveTable t = table;
+                fb = measure("fixed-base CT       " + top.name, (x, e, m) -> t.modPow(e, true),
                         top.signed);
                 fbb = measure("fixed-base CT bound " + top.name,
-                        (x, e, m) -> FixedBase.nativeModPowCTBound(t, e, bound), top.signed);
+                        (x, e, m) -> t.modPowCTBound(e, bound), top.signed);
             }
             System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPowCTBound = %.2f, nativeModPowCTFixed = %.2f,"
                     + " fixed-base CT = %.2f, bounded = %.2f%n", top.name, c, b, f, fb, fbb);
@@ -257,8 +277,8 @@ public final class CtCheck {
                     (x, e, m) -> NativeBigInteger.nativeModPowCTBound(x, e, m, limbBits), limbs);
             double lfb = 0;
             if (table != null) {
-                final ByteBuffer t = table;
-                lfb = measure("fixed-base CT       " + limbs.name, (x, e, m) -> FixedBase.nativeModPow(t, e, true),
+                final LiveTable t = table;
+                lfb = measure("fixed-base CT       " + limbs.name, (x, e, m) -> t.modPow(e, true),
                         limbs);
             }
             double lv = measure("nativeModPow        " + limbs.name, NativeBigInteger::nativeModPow, limbs,

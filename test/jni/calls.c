@@ -101,28 +101,31 @@ void call_inverse(struct harness *h, arg value, arg modulus, struct outcome *o)
     finish_with_args(h, r, o, v, value, "value", m, modulus, "modulus", NULL, NULL, NULL);
 }
 
-void call_table_power(struct harness *h, jobject table, arg exponent, int constant_time, struct outcome *o)
+void call_table_power(struct harness *h, jobject table, jlong generation, arg exponent, int constant_time,
+                      struct outcome *o)
 {
     jbyteArray e = make_arg(h, exponent);
     call_begin(h);
-    jbyteArray r = h->n.table_mod_pow(h->env, h->n.fixed_base, table, e, constant_time ? JNI_TRUE : JNI_FALSE);
+    jbyteArray r =
+        h->n.table_mod_pow(h->env, h->n.fixed_base, table, generation, e, constant_time ? JNI_TRUE : JNI_FALSE);
     finish_with_args(h, r, o, e, exponent, "exponent", NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
-void call_table_bounded_power(struct harness *h, jobject table, arg exponent, jint bits, struct outcome *o)
+void call_table_bounded_power(struct harness *h, jobject table, jlong generation, arg exponent, jint bits,
+                              struct outcome *o)
 {
     jbyteArray e = make_arg(h, exponent);
     call_begin(h);
-    jbyteArray r = h->n.table_mod_pow_ct_bound(h->env, h->n.fixed_base, table, e, bits);
+    jbyteArray r = h->n.table_mod_pow_ct_bound(h->env, h->n.fixed_base, table, generation, e, bits);
     finish_with_args(h, r, o, e, exponent, "exponent", NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
-void call_build_table(struct harness *h, jobject table, arg base, arg modulus, jint rows, jint blocks,
-                      jint max_exponent_bits, struct outcome *o)
+void call_build_table(struct harness *h, jobject table, jlong generation, arg base, arg modulus, jint rows,
+                      jint blocks, jint max_exponent_bits, struct outcome *o)
 {
     jbyteArray b = make_arg(h, base), m = make_arg(h, modulus);
     call_begin(h);
-    h->n.build_table(h->env, h->n.fixed_base, table, b, m, rows, blocks, max_exponent_bits);
+    h->n.build_table(h->env, h->n.fixed_base, table, generation, b, m, rows, blocks, max_exponent_bits);
     finish_with_args(h, NULL, o, b, base, "base", m, modulus, "modulus", NULL, NULL, NULL);
 }
 
@@ -131,16 +134,22 @@ void call_allocate_table(struct harness *h, jlong table_bytes, struct outcome *o
     call_begin(h);
     jobject block = h->n.allocate_table(h->env, h->n.fixed_base, table_bytes);
     call_finish(h, block, o);
+    /* The block's generation, from its fresh header (bytes 16 to 24, in the
+     * CPU's order), read once now as NativeTable.generationOf reads it. */
+    o->generation = 0;
+    if (o->address != NULL && o->capacity >= 24)
+        memcpy(&o->generation, (const unsigned char *)o->address + 16, sizeof o->generation);
     /* The block's buffer object goes with the frame; the test keeps its
-     * address and capacity (o->address, o->capacity) and makes its own
-     * buffers over them, as Java keeps the ByteBuffer. */
+     * address, capacity and generation (o->address, o->capacity,
+     * o->generation) and makes its own buffers over them, as Java keeps the
+     * ByteBuffer. */
     fake_env_pop_frame(h->fe);
 }
 
-void call_free_table(struct harness *h, jobject block, struct outcome *o)
+void call_free_table(struct harness *h, jobject block, jlong generation, struct outcome *o)
 {
     call_begin(h);
-    h->n.free_table(h->env, h->n.fixed_base, block);
+    h->n.free_table(h->env, h->n.fixed_base, block, generation);
     call_finish(h, NULL, o);
     fake_env_pop_frame(h->fe);
 }

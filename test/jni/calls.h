@@ -31,6 +31,7 @@ struct outcome {
     struct bytes value; /* a byte[] result (p NULL when none) */
     void *address; /* a direct buffer result */
     jlong capacity;
+    jlong generation; /* a new table block's, from its header (call_allocate_table) */
     char text[256]; /* a String result */
     char thrown[96]; /* the pending exception's class, "" if none */
     char message[256];
@@ -46,12 +47,16 @@ void outcome_free(struct outcome *o);
 void call_power(struct harness *h, power_fn *fn, arg base, arg exponent, arg modulus, struct outcome *o);
 void call_bounded_power(struct harness *h, arg base, arg exponent, arg modulus, jint bits, struct outcome *o);
 void call_inverse(struct harness *h, arg value, arg modulus, struct outcome *o);
-void call_table_power(struct harness *h, jobject table, arg exponent, int constant_time, struct outcome *o);
-void call_table_bounded_power(struct harness *h, jobject table, arg exponent, jint bits, struct outcome *o);
-void call_build_table(struct harness *h, jobject table, arg base, arg modulus, jint rows, jint blocks,
-                      jint max_exponent_bits, struct outcome *o);
+/* The table natives take a table's buffer with its block's generation
+ * (what nativeAllocateTable wrote into the fresh block's header: o->generation). */
+void call_table_power(struct harness *h, jobject table, jlong generation, arg exponent, int constant_time,
+                      struct outcome *o);
+void call_table_bounded_power(struct harness *h, jobject table, jlong generation, arg exponent, jint bits,
+                              struct outcome *o);
+void call_build_table(struct harness *h, jobject table, jlong generation, arg base, arg modulus, jint rows,
+                      jint blocks, jint max_exponent_bits, struct outcome *o);
 void call_allocate_table(struct harness *h, jlong table_bytes, struct outcome *o);
-void call_free_table(struct harness *h, jobject block, struct outcome *o);
+void call_free_table(struct harness *h, jobject block, jlong generation, struct outcome *o);
 void call_string(struct harness *h, string_fn *fn, struct outcome *o);
 
 /* For natives without a wrapper: begin, call, then finish with what the

@@ -32,6 +32,8 @@ static struct fake_env *enter(JNIEnv *env, const char *function, int flags)
         fake_misuse(fe, "%s called with %s pending", function, fe->pending->text);
     if (fe->critical_depth > 0 && !(flags & IN_CRITICAL))
         fake_misuse(fe, "%s called inside a GetPrimitiveArrayCritical region", function);
+    if (fe->hook != NULL)
+        fe->hook(fe->hook_arg, function);
     return fe;
 }
 

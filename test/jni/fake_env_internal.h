@@ -71,6 +71,9 @@ struct fake_env {
     char first_misuse[512];
 
     unsigned fault_countdown[FAKE_FAULTS];
+
+    fake_hook_fn *hook; /* fake_set_hook */
+    void *hook_arg;
 };
 
 static inline struct fake_env *fake_state(JNIEnv *env)

@@ -112,4 +112,15 @@ void fake_fail_call(struct fake_env *fe, enum fake_fault fault, unsigned nth);
 /* Whether an armed fault has not fired yet (the native never got there). */
 int fake_fault_armed(const struct fake_env *fe, enum fake_fault fault);
 
+/* ---- a hook: what another thread could do while a native runs ---- */
+
+/*
+ * hook(arg, function) runs as each JNI function the library calls begins
+ * (function: its name, "GetByteArrayRegion"), until fake_set_hook(fe,
+ * NULL, NULL): a test writes a direct buffer there as another Java thread
+ * could between two reads of a native.
+ */
+typedef void fake_hook_fn(void *arg, const char *function);
+void fake_set_hook(struct fake_env *fe, fake_hook_fn *hook, void *arg);
+
 #endif

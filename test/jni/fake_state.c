@@ -120,6 +120,12 @@ void fake_fail_call(struct fake_env *fe, enum fake_fault fault, unsigned nth)
     fe->fault_countdown[fault] = nth;
 }
 
+void fake_set_hook(struct fake_env *fe, fake_hook_fn *hook, void *arg)
+{
+    fe->hook = hook;
+    fe->hook_arg = arg;
+}
+
 int fake_fault_armed(const struct fake_env *fe, enum fake_fault fault)
 {
     return fe->fault_countdown[fault] != 0;

@@ -20,7 +20,7 @@ uint64_t table_word(const struct table *t, size_t i)
 int table_release(struct harness *h, struct table *t)
 {
     struct outcome o;
-    call_free_table(h, t->block_buffer, &o);
+    call_free_table(h, t->block_buffer, t->generation, &o);
     const int ok = outcome_is_clean(&o);
     if (!ok)
         check_outcome(&o, 0, "nativeFreeTable");
@@ -43,6 +43,7 @@ int table_allocate(struct harness *h, jlong table_bytes, struct table *t, const 
     if (ok) {
         t->block = o.address;
         t->block_bytes = o.capacity;
+        t->generation = o.generation;
         t->table_bytes = table_bytes;
         for (jlong i = 0; i < table_bytes && ok; i++)
             ok = t->block[HEADER_BYTES + i] == 0;
@@ -59,7 +60,7 @@ int table_allocate(struct harness *h, jlong table_bytes, struct table *t, const 
         check_outcome(&o, 0, "%s", text);
         if (o.address != NULL && t->block == NULL) { /* allocated, but not as it should be: given back */
             struct outcome freed;
-            call_free_table(h, fake_new_direct_buffer(h->fe, o.address, o.capacity), &freed);
+            call_free_table(h, fake_new_direct_buffer(h->fe, o.address, o.capacity), o.generation, &freed);
             outcome_free(&freed);
         }
         if (t->block != NULL)

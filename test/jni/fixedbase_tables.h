@@ -20,6 +20,7 @@ struct table {
     unsigned char *block;
     jlong block_bytes;
     jlong table_bytes;
+    jlong generation; /* read once from the fresh header, passed with either buffer */
     jobject block_buffer; /* what nativeFreeTable gets */
     jobject table_buffer; /* the slice the other natives get */
 };

@@ -79,11 +79,12 @@ static void run_tests(struct harness *h, int argc, char **argv)
         test_fixedbase(h, engines[i]);
     }
     force_engine(h, "auto");
-    report_note("engine auto: bad inputs, fixed-base rules, JNI failures");
+    report_note("engine auto: bad inputs, fixed-base rules and races, JNI failures");
     test_bad_inputs(h);
     test_bad_matrix(h);
     test_fixedbase_rules(h);
     test_fixedbase_life(h);
+    test_fixedbase_races(h);
     test_jni_faults(h);
 }
 

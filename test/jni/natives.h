@@ -19,10 +19,10 @@ typedef jbyteArray(JNICALL inverse_fn)(JNIEnv *, jclass, jbyteArray, jbyteArray)
 typedef jint(JNICALL int_fn)(JNIEnv *, jclass);
 typedef jlong(JNICALL table_bytes_fn)(JNIEnv *, jclass, jint, jint, jint);
 typedef jobject(JNICALL allocate_table_fn)(JNIEnv *, jclass, jlong);
-typedef void(JNICALL free_table_fn)(JNIEnv *, jclass, jobject);
-typedef void(JNICALL build_table_fn)(JNIEnv *, jclass, jobject, jbyteArray, jbyteArray, jint, jint, jint);
-typedef jbyteArray(JNICALL table_power_fn)(JNIEnv *, jclass, jobject, jbyteArray, jboolean);
-typedef jbyteArray(JNICALL table_bounded_power_fn)(JNIEnv *, jclass, jobject, jbyteArray, jint);
+typedef void(JNICALL free_table_fn)(JNIEnv *, jclass, jobject, jlong);
+typedef void(JNICALL build_table_fn)(JNIEnv *, jclass, jobject, jlong, jbyteArray, jbyteArray, jint, jint, jint);
+typedef jbyteArray(JNICALL table_power_fn)(JNIEnv *, jclass, jobject, jlong, jbyteArray, jboolean);
+typedef jbyteArray(JNICALL table_bounded_power_fn)(JNIEnv *, jclass, jobject, jlong, jbyteArray, jint);
 typedef void(JNICALL force_gmp_fn)(JNIEnv *, jclass, jboolean);
 typedef jboolean(JNICALL force_fn)(JNIEnv *, jclass, jstring);
 typedef jstring(JNICALL string_fn)(JNIEnv *, jclass);

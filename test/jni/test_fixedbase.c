@@ -40,7 +40,7 @@ static void table_powers(struct harness *h, struct report_batch *batch, const st
     struct outcome o;
     if (bits > reach) {
         for (int ct = 0; ct <= 1; ct++) {
-            call_table_power(h, t->table_buffer, e, ct, &o);
+            call_table_power(h, t->table_buffer, t->generation, e, ct, &o);
             report_case(batch, outcome_threw(&o, AE, "longer"), "%s (past the reach), nativeModPow(table, e, %s): %s",
                         tag, ct ? "true" : "false", o.why);
             outcome_free(&o);
@@ -53,7 +53,7 @@ static void table_powers(struct harness *h, struct report_batch *batch, const st
         return;
     }
     for (int ct = 0; ct <= 1; ct++) {
-        call_table_power(h, t->table_buffer, e, ct, &o);
+        call_table_power(h, t->table_buffer, t->generation, e, ct, &o);
         const int ok = outcome_is_value(&o, &want);
         report_case(batch, ok, "%s, nativeModPow(table, e, %s): %s", tag, ct ? "true" : "false", o.why);
         outcome_free(&o);
@@ -62,7 +62,7 @@ static void table_powers(struct harness *h, struct report_batch *batch, const st
     for (size_t i = 0; i < 2; i++) {
         if (bounds[i] < 1 || (size_t)bounds[i] < bits)
             continue; /* a bound below e's bits is refused: see life() */
-        call_table_bounded_power(h, t->table_buffer, e, bounds[i], &o);
+        call_table_bounded_power(h, t->table_buffer, t->generation, e, bounds[i], &o);
         const int ok = outcome_is_value(&o, &want);
         report_case(batch, ok, "%s, nativeModPowCTBound(table, e, %ld): %s", tag, (long)bounds[i], o.why);
         outcome_free(&o);
@@ -108,7 +108,7 @@ static void one_table(struct harness *h, struct report_batch *batch, unsigned mo
         return;
     struct bytes m = operand_exact_bits(mod_bits, 1);
     struct bytes b = operand_random(mod_bits + (unsigned)rng_below(80), 1);
-    call_build_table(h, t.table_buffer, &b, &m, rows, blocks, (jint)max_bits, &o);
+    call_build_table(h, t.table_buffer, t.generation, &b, &m, rows, blocks, (jint)max_bits, &o);
     const int built = outcome_is_clean(&o);
     report_case(batch, built, "%s: nativeBuildTable: %s", tag, o.why);
     outcome_free(&o);
@@ -138,10 +138,10 @@ static void one_table(struct harness *h, struct report_batch *batch, unsigned mo
         /* Past the reach, and negative: ArithmeticException both ways. */
         struct bytes too_long = power_of_two((unsigned)reach), negative = bytes_copy("\xfb", 1);
         for (int ct = 0; ct <= 1; ct++) {
-            call_table_power(h, t.table_buffer, &too_long, ct, &o);
+            call_table_power(h, t.table_buffer, t.generation, &too_long, ct, &o);
             report_case(batch, outcome_threw(&o, AE, NULL), "%s, exponent 2^reach, ct %d: %s", tag, ct, o.why);
             outcome_free(&o);
-            call_table_power(h, t.table_buffer, &negative, ct, &o);
+            call_table_power(h, t.table_buffer, t.generation, &negative, ct, &o);
             report_case(batch, outcome_threw(&o, AE, NULL), "%s, exponent -5, ct %d: %s", tag, ct, o.why);
             outcome_free(&o);
         }

@@ -68,7 +68,7 @@ static void build_refusals(struct harness *h)
     for (size_t i = 0; i < sizeof bad_moduli / sizeof bad_moduli[0]; i++) {
         struct bytes bad;
         bytes_from_signed_hex(bad_moduli[i].modulus_hex, &bad);
-        call_build_table(h, t.table_buffer, &three, &bad, 3, 2, 2, &o);
+        call_build_table(h, t.table_buffer, t.generation, &three, &bad, 3, 2, 2, &o);
         check_outcome(&o, outcome_threw(&o, AE, "odd modulus"), "nativeBuildTable, modulus %s: ArithmeticException",
                       bad_moduli[i].what);
         bytes_free(&bad);
@@ -80,19 +80,20 @@ static void build_refusals(struct harness *h)
         char what[96];
         snprintf(what, sizeof what, "(%ld, %ld, reach %ld)", (long)bad_shapes[i][0], (long)bad_shapes[i][1],
                  (long)bad_shapes[i][2]);
-        call_build_table(h, t.table_buffer, &three, &m, bad_shapes[i][0], bad_shapes[i][1], bad_shapes[i][2], &o);
+        call_build_table(h, t.table_buffer, t.generation, &three, &m, bad_shapes[i][0], bad_shapes[i][1],
+                         bad_shapes[i][2], &o);
         check_outcome(&o, outcome_threw(&o, IAE, "out of range"),
                       "nativeBuildTable, shape %s: IllegalArgumentException", what);
     }
-    call_build_table(h, t.table_buffer, NULL, &m, 3, 2, 8, &o);
+    call_build_table(h, t.table_buffer, t.generation, NULL, &m, 3, 2, 8, &o);
     check_outcome(&o, outcome_threw(&o, NPE, "base"), "nativeBuildTable, %s: NullPointerException", "null base");
-    call_build_table(h, t.table_buffer, &three, NULL, 3, 2, 8, &o);
+    call_build_table(h, t.table_buffer, t.generation, &three, NULL, 3, 2, 8, &o);
     check_outcome(&o, outcome_threw(&o, NPE, "modulus"), "nativeBuildTable, %s: NullPointerException", "null modulus");
     const struct bytes empty = {three.p, 0};
-    call_build_table(h, t.table_buffer, &empty, &m, 3, 2, 8, &o);
+    call_build_table(h, t.table_buffer, t.generation, &empty, &m, 3, 2, 8, &o);
     check_outcome(&o, outcome_threw(&o, NFE, "Zero length"), "nativeBuildTable, %s: NumberFormatException",
                   "empty base");
-    call_build_table(h, NULL, &three, &m, 3, 2, 8, &o);
+    call_build_table(h, NULL, t.generation, &three, &m, 3, 2, 8, &o);
     check_outcome(&o, outcome_threw(&o, NPE, "table"), "nativeBuildTable, %s: NullPointerException", "null table");
     bytes_free(&m);
     bytes_free(&three);

@@ -30,10 +30,12 @@ void test_bad_matrix(struct harness *h);
 /* The fixed-base natives: tables of many sizes and shapes and their
  * powers, under each engine (test_fixedbase.c); sizes, shapes and
  * arguments refused (test_fixedbase_rules.c); a table freed, forged,
- * damaged (test_fixedbase_life.c). */
+ * damaged (test_fixedbase_life.c); its header written during a call, and
+ * a stale table at a reused address (test_fixedbase_races.c). */
 void test_fixedbase(struct harness *h, const char *engine);
 void test_fixedbase_rules(struct harness *h);
 void test_fixedbase_life(struct harness *h);
+void test_fixedbase_races(struct harness *h);
 
 /* The natives when a JNI function fails (injected out-of-memory and
  * class-not-found) (test_jni_faults.c). */

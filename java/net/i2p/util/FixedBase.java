@@ -134,7 +134,11 @@ public final class FixedBase implements Closeable {
      * A new zeroed block of native memory for a table of tableBytes bytes: a
      * direct buffer of {@link NativeTable#HEADER_BYTES} + tableBytes bytes,
      * whose slice from HEADER_BYTES on is the table.  Not the JVM's memory:
-     * only {@link #nativeFreeTable} frees it.
+     * only {@link #nativeFreeTable} frees it.  Its header holds the block's
+     * generation, which the caller reads once, now
+     * ({@link NativeTable#generationOf}), and passes to every other table
+     * native: a buffer is taken only with its own block's generation, so a
+     * stale buffer over an address a new block took is refused.
      *
      * @throws IllegalArgumentException if tableBytes is not a multiple of 8 from 8 to 128 MiB
      * @throws OutOfMemoryError if there is no memory for it
@@ -142,15 +146,16 @@ public final class FixedBase implements Closeable {
     static native ByteBuffer nativeAllocateTable(long tableBytes);
 
     /**
-     * Wipes and frees a block from {@link #nativeAllocateTable}; neither it
-     * nor its slices may be used again (the natives refuse them: they keep
-     * their own record of live blocks).
+     * Wipes and frees a block from {@link #nativeAllocateTable} of that
+     * generation; neither it nor its slices may be used again (the natives
+     * refuse them: they keep their own record of live blocks).
      *
      * @throws NullPointerException if block is null
-     * @throws IllegalArgumentException if block is not such a block, alive (freed already, or never one)
+     * @throws IllegalArgumentException if block is not such a block, alive and of that generation (a stale or
+     *         freed table, or never one)
      * @throws IllegalStateException if a call is using it (it is not freed)
      */
-    static native void nativeFreeTable(ByteBuffer block);
+    static native void nativeFreeTable(ByteBuffer block, long generation);
 
     /**
      * Fills table, a direct buffer of nativeTableBytes bytes, with the comb of
@@ -159,10 +164,10 @@ public final class FixedBase implements Closeable {
      *
      * @throws ArithmeticException if modulus is even or <= 1
      * @throws IllegalArgumentException if the shape, the reach or the buffer does not fit, or the buffer is
-     *         not inside a live block from nativeAllocateTable
+     *         not inside a live block of that generation from nativeAllocateTable (a stale or freed table)
      */
-    static native void nativeBuildTable(ByteBuffer table, byte[] base, byte[] modulus, int rows, int blocks,
-                                        int maxExponentBits);
+    static native void nativeBuildTable(ByteBuffer table, long generation, byte[] base, byte[] modulus, int rows,
+                                        int blocks, int maxExponentBits);
 
     /**
      * base^exponent mod modulus from a table filled by nativeBuildTable, in
@@ -171,22 +176,25 @@ public final class FixedBase implements Closeable {
      * less a zero sign byte over whole limbs).
      *
      * @throws ArithmeticException if exponent < 0 or longer than the table covers
-     * @throws IllegalArgumentException if table does not hold such a table, or is not inside a live block
-     *         from nativeAllocateTable
+     * @throws IllegalArgumentException if table does not hold such a table, or is not inside a live block of
+     *         that generation from nativeAllocateTable (a stale or freed table)
      */
-    static native byte[] nativeModPow(ByteBuffer table, byte[] exponent, boolean constantTime);
+    static native byte[] nativeModPow(ByteBuffer table, long generation, byte[] exponent, boolean constantTime);
 
     /**
      * base^exponent mod modulus in constant time from a table filled by
      * nativeBuildTable, the exponent taken at exponentBits rounded up to
      * limbs (time and memory accesses then depend only on the table's shape
-     * and exponentBits).
+     * and exponentBits).  An exponent of 0 gives 1, as BigInteger does.
+     * Arguments are checked in order, each one's null first: the table,
+     * the exponent, the bound.
      *
+     * @throws NullPointerException if table or exponent is null
      * @throws IllegalArgumentException if exponentBits is not from 1 to the
      *         table's reach, the exponent is negative or 2^exponentBits or
-     *         more, or table does not hold such a table
+     *         more, or table does not hold such a table (or is stale or freed)
      */
-    static native byte[] nativeModPowCTBound(ByteBuffer table, byte[] exponent, int exponentBits);
+    static native byte[] nativeModPowCTBound(ByteBuffer table, long generation, byte[] exponent, int exponentBits);
 
     FixedBase(BigInteger base, BigInteger modulus) {
         this(base, modulus, null);
@@ -232,14 +240,15 @@ public final class FixedBase implements Closeable {
     static boolean nativesWork() {
         try {
             ByteBuffer block = nativeAllocateTable(nativeTableBytes(3, 1, 1));
+            long generation = NativeTable.generationOf(block);
             try {
                 block.position(NativeTable.HEADER_BYTES);
                 ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
-                nativeBuildTable(table, new byte[] {2}, new byte[] {7}, 1, 1, 3);
-                byte[] r = nativeModPow(table, new byte[] {5}, false);
+                nativeBuildTable(table, generation, new byte[] {2}, new byte[] {7}, 1, 1, 3);
+                byte[] r = nativeModPow(table, generation, new byte[] {5}, false);
                 return r.length == 1 && r[0] == 4; // 2^5 mod 7
             } finally {
-                nativeFreeTable(block);
+                nativeFreeTable(block, generation);
             }
         } catch (UnsatisfiedLinkError e) {
             return false;
@@ -319,7 +328,7 @@ public final class FixedBase implements Closeable {
         boolean built = false;
         ByteBuffer buffer = t.acquire();
         try {
-            nativeBuildTable(buffer, b, m, rows, blocks, reachBits);
+            nativeBuildTable(buffer, t.generation(), b, m, rows, blocks, reachBits);
             built = true;
         } finally {
             t.release();
@@ -362,16 +371,17 @@ public final class FixedBase implements Closeable {
             throw new NullPointerException("modulus is null");
         long bytes = tableBytes(modulus, rows, blocks);
         ByteBuffer block = nativeAllocateTable(bytes);
+        long generation = NativeTable.generationOf(block);
         try {
             block.position(NativeTable.HEADER_BYTES);
             ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
-            nativeBuildTable(table, base, modulus, rows, blocks, maxExponentBits);
+            nativeBuildTable(table, generation, base, modulus, rows, blocks, maxExponentBits);
             ByteBuffer copy = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
             copy.put(table);
             copy.clear();
             return copy;
         } finally {
-            nativeFreeTable(block);
+            nativeFreeTable(block, generation);
         }
     }
 
@@ -506,7 +516,7 @@ public final class FixedBase implements Closeable {
             OperandBytes e = null;
             try {
                 e = OperandBytes.of(exponent);
-                return NativeBigInteger.fromNative(nativeModPowCTBound(buffer, e.bytes, exponentBits));
+                return NativeBigInteger.fromNative(nativeModPowCTBound(buffer, table.generation(), e.bytes, exponentBits));
             } finally {
                 table.release();
                 OperandBytes.release(e, null, null);
@@ -554,7 +564,7 @@ public final class FixedBase implements Closeable {
         OperandBytes e = null;
         try {
             e = OperandBytes.of(exponent);
-            return NativeBigInteger.fromNative(nativeModPow(buffer, e.bytes, constantTime));
+            return NativeBigInteger.fromNative(nativeModPow(buffer, table.generation(), e.bytes, constantTime));
         } finally {
             table.release();
             OperandBytes.release(e, null, null);

@@ -19,10 +19,20 @@ import java.util.function.LongConsumer;
  * it and when.  Both the count and the state change under this object's
  * lock; the memory is freed outside it (freeing calls back into the
  * accounting of {@link TransparentTables}, which takes its own lock).
+ *
+ * <p>The natives know a block by its address and its generation, a number
+ * they give each block when they allocate it, never the same twice: freed,
+ * a block's address may soon hold another block, and a buffer of the old
+ * one must not reach the new one.  The generation is read from the fresh
+ * block's header once, at allocation ({@link #generationOf}), kept here
+ * beside the buffer, and passed with the buffer to every table native.
  */
 final class NativeTable {
-    /** Bytes of a block before its table (src/table_memory.h). */
+    /** Bytes of a block before its table (src/platform/table_memory.h). */
     static final int HEADER_BYTES = 64;
+
+    /** Where a fresh block's header holds its generation: a long in native order (table_memory.h). */
+    private static final int GENERATION_OFFSET = 16;
 
     /** Bytes of all tables allocated and not yet freed, in this JVM. */
     private static final AtomicLong LIVE_BYTES = new AtomicLong();
@@ -34,6 +44,8 @@ final class NativeTable {
     private final ByteBuffer block;
     /** The table inside it: what native code reads. */
     private final ByteBuffer table;
+    /** The block's generation, as nativeAllocateTable gave it: what names it to the natives. */
+    private final long generation;
     /** Bytes of the block, header included: what is accounted. */
     private final long bytes;
     /** Told the block's bytes once it is freed; may be null. */
@@ -43,12 +55,22 @@ final class NativeTable {
     private boolean closed;
     private boolean freed;
 
-    private NativeTable(ByteBuffer block, long bytes, LongConsumer onFree) {
+    private NativeTable(ByteBuffer block, long generation, long bytes, LongConsumer onFree) {
         this.block = block;
+        this.generation = generation;
         block.position(HEADER_BYTES);
         this.table = block.slice().order(ByteOrder.nativeOrder());
         this.bytes = bytes;
         this.onFree = onFree;
+    }
+
+    /**
+     * The generation of a block nativeAllocateTable has just returned, from
+     * its header: read once, right then, and kept by the caller (the header
+     * is memory Java can write; the natives never read it back).
+     */
+    static long generationOf(ByteBuffer freshBlock) {
+        return freshBlock.duplicate().order(ByteOrder.nativeOrder()).getLong(GENERATION_OFFSET);
     }
 
     /** Bytes a table of tableBytes bytes takes, header included. */
@@ -68,9 +90,10 @@ final class NativeTable {
         if (injectedFailure())
             throw new OutOfMemoryError("no memory for a fixed-base table (failure injected by a test)");
         ByteBuffer block = FixedBase.nativeAllocateTable(tableBytes);
+        long generation = generationOf(block);
         long bytes = block.capacity();
         LIVE_BYTES.addAndGet(bytes);
-        return new NativeTable(block, bytes, onFree);
+        return new NativeTable(block, generation, bytes, onFree);
     }
 
     private static boolean injectedFailure() {
@@ -96,6 +119,11 @@ final class NativeTable {
             users++;
             return table;
         }
+    }
+
+    /** The block's generation, passed to the natives with the buffer {@link #acquire} gives. */
+    long generation() {
+        return generation;
     }
 
     /** Ends one {@link #acquire}: the last user of a closed table frees it. */
@@ -130,7 +158,7 @@ final class NativeTable {
 
     /** Called once, by the thread that set freed. */
     private void free() {
-        FixedBase.nativeFreeTable(block);
+        FixedBase.nativeFreeTable(block, generation);
         LIVE_BYTES.addAndGet(-bytes);
         if (onFree != null)
             onFree.accept(bytes);

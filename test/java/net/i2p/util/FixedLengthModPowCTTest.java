@@ -244,7 +244,7 @@ class FixedLengthModPowCTTest {
             BigInteger m = oddModulus(bits);
             BigInteger g = new BigInteger(bits, RANDOM).mod(m);
             int rows = FixedBase.constantTimeRows(bits), blocks = FixedBase.constantTimeBlocks(bits);
-            java.nio.ByteBuffer table = Tables.direct(Tables.build(g.toByteArray(), m.toByteArray(), rows, blocks, bits));
+            Tables.Block table = Tables.direct(Tables.build(g.toByteArray(), m.toByteArray(), rows, blocks, bits));
             // The reach as fixedbase.c rounds it: whole blocks of whole rows.
             int blockBits = ((bits + rows - 1) / rows + blocks - 1) / blocks;
             int reach = blockBits * blocks * rows;
@@ -252,21 +252,21 @@ class FixedLengthModPowCTTest {
                 new BigInteger(bits, RANDOM).clearBit(bits - 1).setBit(bits - 2), BigInteger.ONE,
                 BigInteger.valueOf(255), BigInteger.ONE.shiftLeft(bits - 1)};
             for (BigInteger e : exponents) {
-                assertArrayEquals(g.modPow(e, m).toByteArray(), FixedBase.nativeModPow(table, e.toByteArray(), true),
+                assertArrayEquals(g.modPow(e, m).toByteArray(), table.modPow(e.toByteArray(), true),
                         bits + "-bit table, " + e.bitLength() + "-bit exponent");
                 // Leading zero bytes, up to and past the reach's width.
                 byte[] wide = new byte[(bits + 63) / 64 * 8 + 2];
                 byte[] plain = e.toByteArray();
                 System.arraycopy(plain, 0, wide, wide.length - plain.length, plain.length);
-                assertArrayEquals(g.modPow(e, m).toByteArray(), FixedBase.nativeModPow(table, wide, true));
+                assertArrayEquals(g.modPow(e, m).toByteArray(), table.modPow(wide, true));
             }
             BigInteger tooLong = BigInteger.ONE.shiftLeft(reach); // inside the reach's limbs, or past them
             BigInteger atReach = BigInteger.ONE.shiftLeft(reach - 1);
-            assertArrayEquals(g.modPow(atReach, m).toByteArray(), FixedBase.nativeModPow(table, atReach.toByteArray(), true));
+            assertArrayEquals(g.modPow(atReach, m).toByteArray(), table.modPow(atReach.toByteArray(), true));
             throwsWithMessage(ArithmeticException.class, "longer",
-                    () -> FixedBase.nativeModPow(table, tooLong.toByteArray(), true));
+                    () -> table.modPow(tooLong.toByteArray(), true));
             throwsWithMessage(ArithmeticException.class, "negative",
-                    () -> FixedBase.nativeModPow(table, BigInteger.TEN.negate().toByteArray(), true));
+                    () -> table.modPow(BigInteger.TEN.negate().toByteArray(), true));
         }
     }
 }

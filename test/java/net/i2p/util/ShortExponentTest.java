@@ -232,19 +232,26 @@ class ShortExponentTest {
         assumeTrue(NativeBigInteger.isNative() && NativeBigInteger.hasFixedBase(), "no fixed-base natives");
         BigInteger m = oddModulus(1024);
         // The natives read tables only inside live blocks from nativeAllocateTable.
-        ByteBuffer table = Tables.direct(Tables.build(new byte[] {7}, m.toByteArray(), 4, 2, 1024));
+        Tables.Block t = Tables.direct(Tables.build(new byte[] {7}, m.toByteArray(), 4, 2, 1024));
+        ByteBuffer table = t.table;
+        long g = t.generation;
         byte[] e = BigInteger.valueOf(12345).toByteArray();
         assertEquals(BigInteger.valueOf(7).modPow(BigInteger.valueOf(12345), m),
-                new BigInteger(FixedBase.nativeModPowCTBound(table, e, 14)));
-        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(table, e, 13));
-        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(table, e, 0));
-        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(table, e, 1025 + 64));
-        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(table, new byte[] {-3}, 64));
-        assertThrows(NullPointerException.class, () -> FixedBase.nativeModPowCTBound(table, null, 64));
-        assertThrows(NumberFormatException.class, () -> FixedBase.nativeModPowCTBound(table, new byte[0], 64));
-        assertThrows(NullPointerException.class, () -> FixedBase.nativeModPowCTBound(null, e, 64));
+                new BigInteger(FixedBase.nativeModPowCTBound(table, g, e, 14)));
+        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(table, g, e, 13));
+        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(table, g, e, 0));
+        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(table, g, e, 1025 + 64));
+        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(table, g, new byte[] {-3}, 64));
+        assertThrows(NullPointerException.class, () -> FixedBase.nativeModPowCTBound(table, g, null, 64));
+        assertThrows(NumberFormatException.class, () -> FixedBase.nativeModPowCTBound(table, g, new byte[0], 64));
+        assertThrows(NullPointerException.class, () -> FixedBase.nativeModPowCTBound(null, g, e, 64));
+        // Arguments in order, each one's null first (whatever the bound); an exponent of 0 gives 1, as BigInteger's.
+        assertThrows(NullPointerException.class, () -> FixedBase.nativeModPowCTBound(table, g, null, 0));
+        assertThrows(NullPointerException.class, () -> FixedBase.nativeModPowCTBound(null, g, e, 0));
+        for (int bound : new int[] {1, 64, 160, 1024})
+            assertEquals(BigInteger.ONE, new BigInteger(FixedBase.nativeModPowCTBound(table, g, new byte[] {0}, bound)));
         ByteBuffer forged = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
-        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(forged, e, 64));
+        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPowCTBound(forged, g, e, 64));
     }
 
     /**
@@ -267,10 +274,11 @@ class ShortExponentTest {
                         assertTrue(bytes > 0);
                         assertTrue(Engine.nativeForce(builtUnder));
                         ByteBuffer block = FixedBase.nativeAllocateTable(bytes);
+                        long generation = NativeTable.generationOf(block);
                         block.position(NativeTable.HEADER_BYTES);
                         ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
                         try {
-                            FixedBase.nativeBuildTable(table, g.toByteArray(), m.toByteArray(), 5, 6, mbits);
+                            FixedBase.nativeBuildTable(table, generation, g.toByteArray(), m.toByteArray(), 5, 6, mbits);
                             for (String usedUnder : engines) {
                                 assertTrue(Engine.nativeForce(usedUnder));
                                 for (int ebits : new int[] {1, 160, 256, mbits}) {
@@ -278,14 +286,14 @@ class ShortExponentTest {
                                     String what = "sized under " + sizedUnder + ", built under " + builtUnder
                                             + ", used under " + usedUnder + ", " + mbits + "/" + ebits;
                                     BigInteger want = g.modPow(e, m);
-                                    assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, e.toByteArray(), true)),
+                                    assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, generation, e.toByteArray(), true)),
                                             what);
-                                    assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, e.toByteArray(), false)),
+                                    assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, generation, e.toByteArray(), false)),
                                             what + " variable time");
                                 }
                             }
                         } finally {
-                            FixedBase.nativeFreeTable(block);
+                            FixedBase.nativeFreeTable(block, generation);
                         }
                     }
                 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -131,8 +130,8 @@ class SoakTest {
         private final Object[][] expected = new Object[POOL][];
         private final long[][] tables = new long[TABLES][];
         /** The same tables in direct buffers, as FixedBase keeps them. */
-        private final ByteBuffer[] buffers = new ByteBuffer[TABLES];
-        private final ByteBuffer brokenBuffer;
+        private final Tables.Block[] buffers = new Tables.Block[TABLES];
+        private final Tables.Block brokenBuffer;
         /** A sound table, the same with its magic word broken, and an exponent one bit too long for it. */
         private final long[] someTable;
         private final long[] brokenTable;
@@ -222,8 +221,8 @@ class SoakTest {
                 return which < TABLES && Arrays.equals(table, tables[which]) ? new byte[0] : new byte[] {1};
             default:
                 // Entries without a table take a broken one, an error path of its own.
-                ByteBuffer t = buffers[which] != null ? buffers[which] : brokenBuffer;
-                return FixedBase.nativeModPow(t, o[1], op == FIXED_CT);
+                Tables.Block t = buffers[which] != null ? buffers[which] : brokenBuffer;
+                return t.modPow(o[1], op == FIXED_CT);
             }
         }
 
@@ -272,10 +271,10 @@ class SoakTest {
                 case 14: NativeBigInteger.nativeModPow(b, OVER_LIMIT, m); break;
                 case 15: NativeBigInteger.nativeModInverse(b, MINUS_ONE); break;
                 case 16: Tables.modPow(null, e, false); break;
-                case 17: FixedBase.nativeModPow(brokenBuffer, e, true); break;
+                case 17: brokenBuffer.modPow(e, true); break;
                 case 18: Tables.build(b, ODD, 0, 2, 8); break;
-                case 19: FixedBase.nativeModPow(buffers[0], MINUS_ONE, false); break;
-                default: FixedBase.nativeModPow(buffers[0], tooLong, true); break;
+                case 19: buffers[0].modPow(MINUS_ONE, false); break;
+                default: buffers[0].modPow(tooLong, true); break;
                 }
                 // modInverse(0, 1) is 0, as in BigInteger: the only legitimate non-throw.
                 if (!(kind == 13 && m.length == 1 && m[0] == 1))

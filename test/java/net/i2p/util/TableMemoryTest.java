@@ -137,23 +137,28 @@ class TableMemoryTest {
         assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeAllocateTable(12));
         assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeAllocateTable((128L << 20) + 8));
         assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeAllocateTable(Long.MAX_VALUE));
-        assertThrows(NullPointerException.class, () -> FixedBase.nativeFreeTable(null));
-        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(ByteBuffer.allocateDirect(4096)));
-        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(ByteBuffer.allocateDirect(8)));
+        assertThrows(NullPointerException.class, () -> FixedBase.nativeFreeTable(null, 1));
+        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(ByteBuffer.allocateDirect(4096), 1));
+        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(ByteBuffer.allocateDirect(8), 1));
         ByteBuffer block = FixedBase.nativeAllocateTable(256);
+        long generation = NativeTable.generationOf(block);
         try {
             assertEquals(256 + NativeTable.HEADER_BYTES, block.capacity());
             block.position(NativeTable.HEADER_BYTES);
             ByteBuffer table = block.slice();
-            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(table), "the table slice");
+            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(table, generation),
+                    "the table slice");
             ByteBuffer shorter = block.duplicate();
             shorter.position(0);
             shorter.limit(128);
-            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(shorter.slice()));
+            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(shorter.slice(), generation));
+            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(block, generation + 1),
+                    "another generation");
             // An empty block is no table: the natives that read tables refuse it.
-            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeModPow(table, new byte[] {5}, false));
+            assertThrows(IllegalArgumentException.class,
+                    () -> FixedBase.nativeModPow(table, generation, new byte[] {5}, false));
         } finally {
-            FixedBase.nativeFreeTable(block);
+            FixedBase.nativeFreeTable(block, generation);
         }
     }
 
@@ -169,27 +174,31 @@ class TableMemoryTest {
         byte[] base = {3};
         byte[] modulus = BigInteger.ONE.shiftLeft(63).add(BigInteger.valueOf(25)).toByteArray();
         ByteBuffer block = FixedBase.nativeAllocateTable(bytes);
+        long generation = NativeTable.generationOf(block);
         block.position(NativeTable.HEADER_BYTES);
         ByteBuffer table = block.slice().order(java.nio.ByteOrder.nativeOrder());
         block.position(0);
-        FixedBase.nativeBuildTable(table, base, modulus, 3, 2, 64);
+        FixedBase.nativeBuildTable(table, generation, base, modulus, 3, 2, 64);
         BigInteger want = BigInteger.valueOf(3).modPow(BigInteger.valueOf(1000), new BigInteger(modulus));
-        assertEquals(want, new BigInteger(FixedBase.nativeModPow(table, BigInteger.valueOf(1000).toByteArray(), false)));
-        FixedBase.nativeFreeTable(block);
+        assertEquals(want,
+                new BigInteger(FixedBase.nativeModPow(table, generation, BigInteger.valueOf(1000).toByteArray(), false)));
+        FixedBase.nativeFreeTable(block, generation);
         for (int round = 0; round < 2; round++) {
-            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(block), "freed again");
+            assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeFreeTable(block, generation),
+                    "freed again");
             assertThrows(IllegalArgumentException.class,
-                    () -> FixedBase.nativeModPow(table, BigInteger.valueOf(1000).toByteArray(), false));
+                    () -> FixedBase.nativeModPow(table, generation, BigInteger.valueOf(1000).toByteArray(), false));
             assertThrows(IllegalArgumentException.class,
-                    () -> FixedBase.nativeModPow(table, BigInteger.valueOf(1000).toByteArray(), true));
+                    () -> FixedBase.nativeModPow(table, generation, BigInteger.valueOf(1000).toByteArray(), true));
             assertThrows(IllegalArgumentException.class,
-                    () -> FixedBase.nativeBuildTable(table, base, modulus, 3, 2, 64));
+                    () -> FixedBase.nativeBuildTable(table, generation, base, modulus, 3, 2, 64));
         }
         // The same limbs in the JVM's own memory: no block of the natives, refused.
         ByteBuffer foreign = ByteBuffer.allocateDirect((int) bytes).order(java.nio.ByteOrder.nativeOrder());
-        assertThrows(IllegalArgumentException.class, () -> FixedBase.nativeBuildTable(foreign, base, modulus, 3, 2, 64));
         assertThrows(IllegalArgumentException.class,
-                () -> FixedBase.nativeModPow(foreign, BigInteger.valueOf(1000).toByteArray(), false));
+                () -> FixedBase.nativeBuildTable(foreign, generation, base, modulus, 3, 2, 64));
+        assertThrows(IllegalArgumentException.class,
+                () -> FixedBase.nativeModPow(foreign, generation, BigInteger.valueOf(1000).toByteArray(), false));
     }
 
     // ---- explicit FixedBase: the caller's, closed or freed when unreachable ----

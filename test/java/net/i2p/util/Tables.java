@@ -28,45 +28,53 @@ final class Tables {
 
     /**
      * A table's limbs in a native block (the natives read tables only inside
-     * live blocks from nativeAllocateTable); closing frees the block.
+     * live blocks from nativeAllocateTable), with the block's generation,
+     * which every table native takes with the buffer; closing frees the block.
      */
     static final class Block implements AutoCloseable {
         final ByteBuffer block;
         final ByteBuffer table;
+        final long generation;
 
         Block(long[] limbs) {
             block = FixedBase.nativeAllocateTable(8L * limbs.length);
+            generation = NativeTable.generationOf(block);
             block.position(NativeTable.HEADER_BYTES);
             table = block.slice().order(ByteOrder.nativeOrder());
             for (int i = 0; i < limbs.length; i++)
                 table.putLong(8 * i, limbs[i]);
         }
 
+        byte[] modPow(byte[] exponent, boolean constantTime) {
+            return FixedBase.nativeModPow(table, generation, exponent, constantTime);
+        }
+
+        byte[] modPowCTBound(byte[] exponent, int exponentBits) {
+            return FixedBase.nativeModPowCTBound(table, generation, exponent, exponentBits);
+        }
+
         @Override
         public void close() {
-            FixedBase.nativeFreeTable(block);
+            FixedBase.nativeFreeTable(block, generation);
         }
     }
 
     /**
      * A table holding limbs, in a native block that stays for the JVM's life
-     * (for tests that keep a few tables); null for null, an empty direct
-     * buffer for no limbs.
+     * (for tests that keep a few tables); null for null.
      */
-    static ByteBuffer direct(long[] limbs) {
-        if (limbs == null)
-            return null;
-        if (limbs.length == 0)
-            return ByteBuffer.allocateDirect(0);
-        return new Block(limbs).table;
+    static Block direct(long[] limbs) {
+        return limbs == null ? null : new Block(limbs);
     }
 
     /** FixedBase.nativeModPow on a copy of limbs, in a native block freed after the call. */
     static byte[] modPow(long[] limbs, byte[] exponent, boolean constantTime) {
-        if (limbs == null || limbs.length == 0)
-            return FixedBase.nativeModPow(direct(limbs), exponent, constantTime);
+        if (limbs == null)
+            return FixedBase.nativeModPow(null, 0, exponent, constantTime);
+        if (limbs.length == 0)
+            return FixedBase.nativeModPow(ByteBuffer.allocateDirect(0), 0, exponent, constantTime);
         try (Block t = new Block(limbs)) {
-            return FixedBase.nativeModPow(t.table, exponent, constantTime);
+            return t.modPow(exponent, constantTime);
         }
     }
 }
