@@ -212,7 +212,7 @@ gnu_system() {
 sha256_of() { sha256sum "$1" | awk '{ print $1 }'; }
 
 # Debian's orig tarball leaves out doc/, but its configure still wants
-# doc/Makefile.in: a stub whose every target does nothing stands in.
+# $1/doc/Makefile.in: a stub whose every target does nothing stands in.
 add_doc_stub() {
     [[ -e $1/doc/Makefile.in ]] && return 0
     mkdir -p "$1/doc"

@@ -61,7 +61,7 @@ report_failures() {
     echo "!! failed: ${failures:-see the lines starting with !! above}"
 }
 
-# The test classes the suite must run: every test/java/**/NameTest.java.
+# The test classes the suite must run: every test/java/**/*Test.java.
 # One check's outcome, counted in passed, failed or skipped.
 ok() { echo "ok - $*"; passed=$((passed + 1)); }
 not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }

@@ -152,6 +152,12 @@ if [ "$tier" = native ]; then
     tally "$out/windows.log" windows-host "$rc"
 fi
 
+# ---- every path the sources, docs and test scripts name exists ----
+sh test/check-paths.sh >"$out/check-paths.log" 2>&1
+rc=$?
+cat "$out/check-paths.log"
+tally "$out/check-paths.log" check-paths "$rc"
+
 # ---- what runs before the CPU check: baseline x86-64 code under CFLAGS=-march=x86-64-v4 ----
 sh test/baseline/check-baseline.sh >"$out/baseline.log" 2>&1
 rc=$?

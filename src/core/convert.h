@@ -51,7 +51,8 @@ void jbigi_export(uint8_t *out, size_t len, const mpz_t value);
 /*
  * Fixed-width forms, for the constant-time paths, where a secret's own
  * length must not decide the work: loop counts and the limbs written follow
- * the width the caller gives (taken from the modulus), never the value.
+ * the width the caller gives (a public width: an exponent's own limb
+ * count, a stated bound's, or the modulus' for a result), never the value.
  */
 
 /*

@@ -2,7 +2,7 @@
  * cpu_check.c - the CPU check behind JNI_OnLoad (see cpu_check.h).
  *
  * JBIGI_VARIANT, JBIGI_RESOURCE and JBIGI_FEATURES come from the build (the Makefile reads
- * them from src/variants.tsv).  This file must not be compiled with -march
+ * them from src/cpu/variants.tsv).  This file must not be compiled with -march
  * or linked with anything that is: it runs before the CPU is known to be
  * able to run the rest of the library.
  */

@@ -1,7 +1,7 @@
 /*
  * cpu_check.h - does this CPU have what a jbigi variant was built for?
  *
- * Each library is built for one row of src/variants.tsv; GMP's assembly and
+ * Each library is built for one row of src/cpu/variants.tsv; GMP's assembly and
  * the compiler's code for that row use instructions older CPUs lack.  Run
  * on such a CPU they would kill the JVM with SIGILL, so JNI_OnLoad asks this
  * file first.  It asks CPUID itself (and XGETBV for AVX and AVX-512: the OS
@@ -10,7 +10,7 @@
  * sse4a there while CPUID reports both).
  *
  * This is the one rule for "this CPU has feature X": build.sh (through
- * src/cpu_probe.c), the Java loader (which lets each library's JNI_OnLoad
+ * src/cpu/cpu_probe.c), the Java loader (which lets each library's JNI_OnLoad
  * decide), the engines' CPU tests and the tests all ask it.  Compiled for
  * the baseline of the architecture, without GMP, so that it runs on any
  * CPU.
@@ -25,12 +25,12 @@
 int jbigi_cpu_has(const char *name);
 
 /* The i-th feature name the check knows (i from 0), or NULL past the last:
- * what a probe lists (src/cpu_probe.c). */
+ * what a probe lists (src/cpu/cpu_probe.c). */
 const char *jbigi_cpu_feature_name(size_t i);
 
 /* "intel", "amd" (AuthenticAMD, or HygonGenuine: AMD's Zen 1 made under
  * licence) or "other", from CPUID's vendor string; "other" off x86.  The
- * vendor column of src/variants.tsv uses these names. */
+ * vendor column of src/cpu/variants.tsv uses these names. */
 const char *jbigi_cpu_vendor(void);
 
 /*
@@ -42,7 +42,7 @@ int jbigi_cpu_check_list(const char *features, char *message, size_t size);
 
 /*
  * Checks the features this library was built for (JBIGI_FEATURES, from its
- * row of src/variants.tsv).  Returns 0 when they are all there; otherwise
+ * row of src/cpu/variants.tsv).  Returns 0 when they are all there; otherwise
  * writes a one-line explanation naming the variant and what is missing to
  * message and returns -1.
  */

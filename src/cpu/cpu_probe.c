@@ -5,7 +5,7 @@
  *   cpu_probe                     the features the check knows that this CPU has,
  *                                 space-separated, named as /proc/cpuinfo names them
  *   cpu_probe --vendor            intel, amd or other
- *   cpu_probe --variant TABLE     the first row of TABLE (src/variants.tsv) this
+ *   cpu_probe --variant TABLE     the first row of TABLE (src/cpu/variants.tsv) this
  *                                 CPU runs, as the Java loader ranks the rows: its
  *                                 architecture's rows for its vendor, then those
  *                                 for the other vendor, then those for any CPU

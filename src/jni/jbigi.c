@@ -8,7 +8,14 @@
  * fixed-base natives of FixedBase are in fixedbase_jni.c; the engine
  * switch of Engine is at the end.
  * One exit path per function clears every mpz_t, so the error paths leak
- * nothing.  No global mutable state: any number of threads may call in.
+ * nothing.  Any number of threads may call in: these functions keep no
+ * state of their own.  The state the library does keep is process-wide, set
+ * once or guarded: the engine registry (engines/registry.c: which engine
+ * runs, JBIGI_ENGINE read once, each engine's self-test result, each kept
+ * in an atomic word so that a force and the first choice agree), the CPU
+ * facts the engines cache on first use, and the record of live fixed-base
+ * table blocks (platform/table_memory.c, under the process lock), which lets
+ * a table native refuse a block that was freed or never allocated.
  * JNI_OnLoad, which runs before the CPU check has passed, is in onload.c.
  */
 #include <jni.h>

@@ -78,7 +78,8 @@ jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name)
 }
 
 /* op->limbs = limbs limbs, on the stack when they fit: the choice follows
- * limbs, which the callers take from the modulus. */
+ * limbs, a public width the callers give (an operand's array length, the
+ * exponent's own limb count or a stated bound's), never a secret value. */
 static int take_limbs(JNIEnv *env, size_t limbs, struct jbigi_operand *op)
 {
     op->nlimbs = limbs;

@@ -58,10 +58,12 @@ jbyteArray jbigi_new_result(JNIEnv *env, const mpz_t value);
  * ---- Fixed width, for the constant-time paths ----
  *
  * A secret exponent is read into a buffer whose size, and whose stack or
- * heap placement, follow a width the caller takes from the modulus; the
+ * heap placement, follow a public width the caller gives: the exponent's
+ * own limb count (jbigi_exponent_own_limbs) or a stated bound's; the
  * bytes are read in place (a JNI critical region held for the copy only)
  * by a loop over that width with masked indices (jbigi_unsigned_to_limbs),
- * so the array's length reaches no branch, loop count or allocation.
+ * so that width, never the value, decides every branch, loop count and
+ * allocation.
  */
 
 /* Checks that array is not null, not empty and within the size limit,

@@ -1,5 +1,5 @@
 /*
- * test_adx.c - the MULX/ADX engine (src/adx*.c) against GMP:
+ * test_adx.c - the MULX/ADX engine (src/engines/adx/) against GMP:
  * jbigi_adx_powm against mpz_powm and jbigi_adx_powm_sec against
  * mpz_powm_sec, bit for bit, on edge cases and random cases at every modulus
  * size it handles (1 to 128 limbs), its Montgomery layer (reduction,

@@ -1,5 +1,5 @@
 /*
- * test_ifma.c - the AVX-512 IFMA engine (src/ifma*.c) against GMP:
+ * test_ifma.c - the AVX-512 IFMA engine (src/engines/ifma/) against GMP:
  * jbigi_ifma_powm against mpz_powm and jbigi_ifma_powm_sec against
  * mpz_powm_sec, bit for bit, on edge cases and random cases at every modulus
  * size the engine handles (1 to 128 limbs, 64 to 8192 bits), and the

@@ -1,6 +1,6 @@
 /*
  * fuzz_engines.c - libFuzzer target for the Montgomery engines: AVX-512 IFMA
- * (src/ifma*.c) and MULX/ADX (src/adx*.c), each on the same input.
+ * (src/engines/ifma/) and MULX/ADX (src/engines/adx/), each on the same input.
  *
  * Input: one byte for n, the modulus size in limbs (1 to 48 for bytes below
  * 240, else one of 53, 58, ..., 128), one byte of flags, then the modulus,

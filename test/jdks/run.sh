@@ -68,7 +68,7 @@ done
 # shellcheck disable=SC2086 # $sources and $access are lists of arguments
 if [ ! -f build/jbigi.jar ] || [ ! -r /usr/share/java/junit-platform-console.jar ]; then
     not_ok "build/jbigi.jar or JUnit 5 (apt-get install junit5) is missing"
-elif grep -q CallStaticObjectMethod src/*.c; then
+elif grep -rq --include='*.c' CallStaticObjectMethod src; then
     not_ok "the library calls CallStaticObjectMethod: JDK 8's warning about it can no longer be told from the library's"
 elif ! $JAVAC --release 8 -Xlint:all,-options -Werror -d "$classes" -cp "build/classes:$JUNIT_JAR" \
     $sources >"$out/javac.log" 2>&1; then

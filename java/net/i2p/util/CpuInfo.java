@@ -21,7 +21,7 @@ import java.util.Set;
  *
  * <p>On x86-64 the loader reads no feature flags: it ranks the rows by
  * vendor and the table's order, and each library's JNI_OnLoad, asking CPUID
- * (src/cpu_check.c, the one rule build.sh and the tests also use), refuses a
+ * (src/cpu/cpu_check.c, the one rule build.sh and the tests also use), refuses a
  * CPU without what it was built for; the loader then tries the next row.
  * /proc/cpuinfo, which a hypervisor can contradict (flags CPUID reports
  * left out of it), gives only the vendor, for the order, and the model name.

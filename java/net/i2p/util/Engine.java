@@ -37,7 +37,7 @@ final class Engine {
     static native String nativeNote();
 
     /**
-     * The row of src/variants.tsv the loaded library was built for ("zen2",
+     * The row of src/cpu/variants.tsv the loaded library was built for ("zen2",
      * "none", ...): its JNI_OnLoad found this CPU able to run it.
      */
     static native String nativeVariant();
