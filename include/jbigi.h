@@ -9,12 +9,12 @@ extern "C" {
 #endif
 #undef net_i2p_util_NativeBigInteger_serialVersionUID
 #define net_i2p_util_NativeBigInteger_serialVersionUID 5LL
+#undef net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES
+#define net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES 16777216L
 #undef net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS
 #define net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS 134217727L
 #undef net_i2p_util_NativeBigInteger_MAX_BOUND_BITS
 #define net_i2p_util_NativeBigInteger_MAX_BOUND_BITS 134217728L
-#undef net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES
-#define net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES 16777216L
 /*
  * Class:     net_i2p_util_NativeBigInteger
  * Method:    nativeModPow

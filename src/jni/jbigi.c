@@ -115,9 +115,6 @@ static int all_zero(const mp_limb_t *e, size_t en)
     return any == 0;
 }
 
-/* The largest exponent bound accepted: the operand size limit's bits. */
-#define JBIGI_MAX_BOUND_BITS (8 * JBIGI_MAX_OPERAND_BYTES)
-
 /*
  * The constant-time power on toByteArray() arrays, the exponent read at a
  * public width: its own limb count (unbounded: the array's length, less a
@@ -132,7 +129,7 @@ static int all_zero(const mp_limb_t *e, size_t en)
  * Checks, in this order (the first that fails throws):
  *   each array in turn, base, exponent, modulus: null (NullPointerException),
  *     empty (NumberFormatException), over the size limit (ArithmeticException);
- *   bounded: the bound from 1 to 2^27, then the exponent non-negative and
+ *   bounded: the bound from 1 to JBIGI_MAX_BOUND_BITS, then the exponent non-negative and
  *     below 2^bound_bits (IllegalArgumentException), as the Java path does;
  *   the modulus positive and odd (ArithmeticException);
  *   the exponent: bounded, 0 gives 1 mod m, as BigInteger does (found by a
@@ -163,10 +160,8 @@ static jbyteArray modpow_ct_at_width(JNIEnv *env, jbyteArray jbase, jbyteArray j
     }
     if (!jbigi_read_operand(env, jmod, "modulus", &mod))
         goto done;
-    if (bounded && (bound_bits < 1 || bound_bits > JBIGI_MAX_BOUND_BITS)) {
-        jbigi_throw(env, "java/lang/IllegalArgumentException", "exponentBits must be from 1 to 134217728");
+    if (bounded && !jbigi_check_bound(env, bound_bits))
         goto done;
-    }
     const size_t en = bounded ? ((size_t)bound_bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS
                               : jbigi_exponent_own_limbs(env, jexp, exp_len);
     int read = JBIGI_FIXED_WIDER;

@@ -72,6 +72,16 @@ static jsize checked_length(JNIEnv *env, jbyteArray array, const char *name, con
     return len;
 }
 
+int jbigi_check_bound(JNIEnv *env, jint bound_bits)
+{
+    if (bound_bits >= 1 && bound_bits <= JBIGI_MAX_BOUND_BITS)
+        return 1;
+    char message[64];
+    snprintf(message, sizeof message, "exponentBits must be from 1 to %ld", (long)JBIGI_MAX_BOUND_BITS);
+    jbigi_throw(env, "java/lang/IllegalArgumentException", message);
+    return 0;
+}
+
 jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name)
 {
     return checked_length(env, array, name, "java/lang/IllegalArgumentException", NULL);

@@ -10,15 +10,22 @@
 #include <jni.h>
 #include <gmp.h>
 
+#include "jbigi.h"
 #include "core/arith.h"
 #include "jni/onload.h"
 
 /*
- * Largest operand accepted, in bytes (128 Mbit).  GMP cannot report a failed
- * allocation, so absurd sizes are refused before GMP sees them: a caller's
- * mistake stays a Java exception.
+ * Largest operand accepted, in bytes: NativeBigInteger.NATIVE_MAX_BYTES,
+ * which javac -h writes into include/jbigi.h, so Java and C share one
+ * limit.  GMP cannot report a failed allocation, so absurd sizes are
+ * refused before GMP sees them: a caller's mistake stays a Java exception.
+ * The Java side's bit limits derive from it; the asserts hold them to it.
  */
-#define JBIGI_MAX_OPERAND_BYTES (16L * 1024 * 1024)
+#define JBIGI_MAX_OPERAND_BYTES net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES
+_Static_assert(net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS == 8 * JBIGI_MAX_OPERAND_BYTES - 1,
+               "NATIVE_MAX_BITS: the largest positive value a NATIVE_MAX_BYTES array holds");
+_Static_assert(JBIGI_MAX_OPERAND_BYTES > 0 && JBIGI_MAX_OPERAND_BYTES <= 0x7fffffff / 8,
+               "the limit, in bits, fits a jint and a long");
 
 /* Operands up to this many limbs (4096 bits) stay on the stack. */
 #define JBIGI_STACK_OPERAND_LIMBS 64
@@ -70,6 +77,15 @@ jbyteArray jbigi_new_result(JNIEnv *env, const mpz_t value);
  * naming it in the exception; returns its length, or 0 with an exception
  * pending. */
 jsize jbigi_check_array(JNIEnv *env, jbyteArray array, const char *name);
+
+/* The largest exponent bound accepted: NativeBigInteger.MAX_BOUND_BITS
+ * (include/jbigi.h), the operand size limit's bits. */
+#define JBIGI_MAX_BOUND_BITS net_i2p_util_NativeBigInteger_MAX_BOUND_BITS
+_Static_assert(JBIGI_MAX_BOUND_BITS == 8 * JBIGI_MAX_OPERAND_BYTES, "the bound limit is the size limit's bits");
+
+/* 1 if 1 <= bound_bits <= JBIGI_MAX_BOUND_BITS; else 0, with an
+ * IllegalArgumentException pending that gives the range. */
+int jbigi_check_bound(JNIEnv *env, jint bound_bits);
 
 /* Outcomes of jbigi_read_exponent_fixed. */
 #define JBIGI_FIXED_FAILED 0 /* a Java exception is pending */

@@ -43,10 +43,20 @@ public class NativeBigInteger extends BigInteger {
     private static final JbigiLoader.Result LIBRARY = loadLibrary();
 
     /**
-     * The native library refuses operands over 16 MiB (GMP would abort the
-     * process if it ran out of memory); larger ones are left to BigInteger.
+     * The library's one size limit: the largest array, in bytes, any native
+     * takes (16 MiB; GMP would abort the process if it ran out of memory).
+     * The other limits below derive from it.  A compile-time constant, so
+     * that javac -h writes it into include/jbigi.h, where the C side reads
+     * it (net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES).
      */
-    private static final int NATIVE_MAX_BITS = 8 * 16 * 1024 * 1024 - 1;
+    private static final int NATIVE_MAX_BYTES = 16 * 1024 * 1024;
+
+    /**
+     * Largest value, in bits, the native library takes: a positive value of
+     * NATIVE_MAX_BYTES * 8 bits needs a sign byte more.  Larger ones are left
+     * to BigInteger.
+     */
+    private static final int NATIVE_MAX_BITS = 8 * NATIVE_MAX_BYTES - 1;
 
     /**
      * toByteArray() of this value, made once and shared by the native calls
@@ -395,7 +405,7 @@ public class NativeBigInteger extends BigInteger {
      * bits), with or without the library: a larger one would take the
      * exponent at its own length, which then shows in the time.
      */
-    private static final int MAX_BOUND_BITS = 8 * 16 * 1024 * 1024;
+    private static final int MAX_BOUND_BITS = 8 * NATIVE_MAX_BYTES;
 
     /**
      * Checks 1 <= exponentBits <= 2^27 and 0 <= exponent < 2^exponentBits.
@@ -493,9 +503,6 @@ public class NativeBigInteger extends BigInteger {
         BigInteger r = modPowCTWithoutTable(new BigInteger(1, base), e, m);
         return padded(r, modulus.length);
     }
-
-    /** Largest array the native library takes. */
-    private static final int NATIVE_MAX_BYTES = 16 * 1024 * 1024;
 
     private static void checkFixedArgument(byte[] value, String name) {
         if (value == null)

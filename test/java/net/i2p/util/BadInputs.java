@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
  * which one is reported is not part of the contract, so any of them counts.
  */
 final class BadInputs {
-    /** JBIGI_MAX_OPERAND_BYTES in src/jni/jbigi.c. */
+    /** NativeBigInteger.NATIVE_MAX_BYTES, the C side's JBIGI_MAX_OPERAND_BYTES (src/jni/jni_util.h). */
     static final int LIMIT = 16 * 1024 * 1024;
 
     private BadInputs() {
