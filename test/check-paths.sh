@@ -29,17 +29,25 @@
 # java/lang/ArithmeticException), not files of the tree: not checked.
 #
 # A path exists if a file of the tree (git ls-files, untracked files not
-# ignored included) is it or lies below it.  One ok/not ok line per file
+# ignored included; without git, the files on disk outside build/, lib/) is
+# it or lies below it.  One ok/not ok line per file
 # read; each missing path is named with its line.  Ends with
 # "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
-tree=$(git ls-files --cached --others --exclude-standard) || {
-    echo "not ok - git ls-files failed"
+# Outside a git checkout (an unpacked source tarball), the files on disk
+# less the generated folders.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    tree=$(git ls-files --cached --others --exclude-standard)
+else
+    tree=$(find . \( -path ./build -o -path ./lib -o -path ./.git \) -prune -o -type f -print | sed 's|^\./||')
+fi
+if [ -z "$tree" ]; then
+    echo "not ok - no file of the tree found"
     echo "0 passed, 1 failed"
     exit 1
-}
+fi
 files=$(printf '%s\n' "$tree" | grep -E '^(src|java|doc)/|^(README\.md|test/README\.md|Makefile|build\.sh)$|^test/.*\.(sh|c|h|java)$' | grep -v '^test/check-paths\.sh$')
 
 # shellcheck disable=SC2086 # the file list is meant to split
