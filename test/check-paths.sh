@@ -19,7 +19,7 @@
 #               (src/engines/<name>/, build/gmp-6.2.1-<cpu>/)
 #   *           any text within one component (test/c/test_*.c)
 #   **          any text, across components (test/java/**/*Test.java)
-#   {a,b}       either alternative (src/core/scratch.{c,h})
+#   {a,b}       either alternative (src/jni/onload.{c,h})
 #   ...         at the end: anything below (src/engines/...)
 #   $v ${v} $(v)  a shell or make variable: any text, like *
 # Trailing '.', ',' and ':' are punctuation, not part of the path; a ','
