@@ -105,16 +105,18 @@ JAVA_SOURCES := $(wildcard java/net/i2p/util/*.java)
 # The library's sources, by layer (doc/architecture.md): the JNI entry
 # points, the core (BigInteger semantics, tables, conversion, wiping), the
 # engines (the interface's registry and drivers, then one folder each), the
-# CPU check, the platform layer.
+# support helpers both of them use (wiped scratch, the limb inverse, the
+# compiler barrier), the CPU check, the platform layer.
 JNI_SOURCES := $(sort $(wildcard src/jni/*.c))
 CORE_SOURCES := $(sort $(wildcard src/core/*.c))
+SUPPORT_SOURCES := $(sort $(wildcard src/support/*.c))
 # An engine's folder is picked up whole: adding one is its folder and its
 # row in src/engines/registry.c.  ifma_none.c stands in for the IFMA engine
 # on 32-bit targets only (LIMB32_OMITTED below).
 ENGINE_SOURCES := $(filter-out src/engines/ifma/ifma_none.c,$(sort $(wildcard src/engines/*.c src/engines/*/*.c)))
 CPU_SOURCES := src/cpu/cpu_check.c
 PLATFORM_SOURCES := src/platform/table_memory.c src/platform/once.c src/platform/posix.c
-C_SOURCES := $(JNI_SOURCES) $(CORE_SOURCES) $(ENGINE_SOURCES) $(CPU_SOURCES) $(PLATFORM_SOURCES)
+C_SOURCES := $(JNI_SOURCES) $(CORE_SOURCES) $(ENGINE_SOURCES) $(SUPPORT_SOURCES) $(CPU_SOURCES) $(PLATFORM_SOURCES)
 # The units that run before the CPU check has passed (JNI_OnLoad, jbigi_throw,
 # the check): every library rule compiles them with BASELINE_CFLAGS, told
 # their variant by variant.h, and test/baseline/check-baseline.sh checks them.

@@ -101,6 +101,12 @@ fi
 grep -v '^ok ' "$out/jni-musl.log"
 tally "$out/jni-musl.log" jni-harness-musl "$rc"
 
+# ---- the layers: every include points down, no engine needs another ----
+sh test/check-layers.sh >"$out/layers.log" 2>&1
+rc=$?
+cat "$out/layers.log"
+tally "$out/layers.log" check-layers "$rc"
+
 # ---- the engines: on this CPU's instructions, and on the model of them ----
 sh test/check-engines.sh >"$out/engines.log" 2>&1
 rc=$?

@@ -21,7 +21,7 @@
  */
 #include "core/arith.h"
 
-#include "core/scratch.h"
+#include "support/scratch.h"
 #include "engines/engine.h"
 
 const char *jbigi_status_message(enum jbigi_status status)

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "core/opaque.h"
+#include "support/opaque.h"
 
 #if GMP_NAIL_BITS != 0
 #error "jbigi needs a GMP built without nails"

@@ -69,9 +69,9 @@
  * reads them only within the shape of the struct and gets some number.
  */
 #include "core/fixedbase.h"
-#include "core/limb_inverse.h"
+#include "support/limb_inverse.h"
 
-#include "core/scratch.h"
+#include "support/scratch.h"
 #include "engines/comb_driver.h"
 #include "engines/engine.h"
 

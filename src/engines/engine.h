@@ -74,7 +74,7 @@ typedef struct jbigi_engine {
      * limbs, e of ceil(ebits / 64) limbs below 2^ebits (ebits >= 1), any
      * value, m odd of n limbs.  Time and memory accesses follow n and ebits
      * only (ebits: 64 times the exponent's limb count, or a bound the
-     * caller states).  No GMP allocation (scratch from core/scratch.h), so
+     * caller states).  No GMP allocation (scratch from support/scratch.h), so
      * running out of memory cannot jump past a secret.  NULL: the engine
      * has none (the registry never chooses it then).
      */

@@ -5,7 +5,7 @@
  */
 #include "engines/engine.h"
 
-#include "core/scratch.h"
+#include "support/scratch.h"
 
 void jbigi_engine_reduce_base(mp_limb_t *b, const mpz_t base, const mpz_t m)
 {

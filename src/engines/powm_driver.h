@@ -22,7 +22,7 @@
 #include <string.h>
 #include <gmp.h>
 
-#include "core/opaque.h"
+#include "support/opaque.h"
 
 typedef struct {
     /* Limbs of one value in the domain. */

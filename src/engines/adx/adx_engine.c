@@ -5,12 +5,11 @@
  */
 #include "engines/engine.h"
 #include "engines/adx/adx.h"
+#include "engines/gmp_limbs.h"
 
 _Static_assert(sizeof(jbigi_adx_ctx) <= JBIGI_ENGINE_CTX_BYTES, "the context fits the core's space");
 _Static_assert(JBIGI_ADX_NO_MEMORY == JBIGI_ENGINE_NO_MEMORY && JBIGI_ADX_UNSUPPORTED == JBIGI_ENGINE_UNSUPPORTED,
                "adx.h's return codes are engine.h's");
-
-extern const jbigi_table_format jbigi_gmp_table_format;
 
 static int adx_engine_powm(mpz_t r, const mpz_t base, const mpz_t exp, const mpz_t m)
 {

@@ -19,9 +19,9 @@
 
 #include "engines/adx/adx.h"
 #include "engines/karatsuba.h"
-#include "core/limb_inverse.h"
-#include "engines/gmp/mpn_mont.h"
-#include "core/opaque.h"
+#include "support/limb_inverse.h"
+#include "engines/gmp_limbs.h"
+#include "support/opaque.h"
 #include "cpu/cpu_check.h"
 #include "engines/engine.h"
 #include "platform/platform.h"
@@ -428,7 +428,7 @@ void jbigi_adx_sqr(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
     jbigi_adx_redc(ctx, r, u);
 }
 
-/* The doubling on N limbs, in the work area (mpn_mont.h). */
+/* The doubling on N limbs, in the work area (gmp_limbs.h). */
 void jbigi_adx_double_if(const jbigi_adx_ctx *ctx, mp_limb_t *a, mp_limb_t bit)
 {
     jbigi_mont_double_if(a, bit, ctx->m, ctx->N, ctx->secret, ctx->work);

@@ -7,10 +7,11 @@
  */
 #include "engines/engine.h"
 #include "engines/gmp/mpn_mont.h"
+#include "engines/gmp_limbs.h"
 
 #include <limits.h>
 
-#include "core/scratch.h"
+#include "support/scratch.h"
 
 _Static_assert(sizeof(jbigi_mpn_ctx) <= JBIGI_ENGINE_CTX_BYTES, "the context fits the core's space");
 
@@ -52,10 +53,6 @@ static int never_fails(void)
     return 0;
 }
 
-static size_t limbs_per_entry(mp_size_t n)
-{
-    return (size_t)n;
-}
 
 static int table_ctx_init(void *ctx, const mp_limb_t *m, mp_size_t n, int secret)
 {
@@ -66,13 +63,6 @@ static void table_ctx_clear(void *ctx)
 {
     jbigi_mpn_ctx_clear(ctx);
 }
-
-/* "JBF2": version 2 of the comb's layout (blocks of consecutive bits). */
-const jbigi_table_format jbigi_gmp_table_format = {
-    .magic = 0x4a424632,
-    .entry_limbs = limbs_per_entry,
-    .max_limbs = INT_MAX / 64,
-};
 
 const jbigi_engine jbigi_gmp_engine = {
     .name = "gmp",

@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/limb_inverse.h"
-#include "core/scratch.h"
+#include "engines/gmp_limbs.h"
+#include "support/limb_inverse.h"
+#include "support/scratch.h"
 #include "platform/platform.h"
 
 /* r = 2^(GMP_NUMB_BITS k) mod m, for k >= n, by the side-channel-silent
@@ -142,25 +143,6 @@ static void mpn_mont_from_mont(const void *c, mp_limb_t *x, const mp_limb_t *a)
     mpn_copyi(ctx->product, a, ctx->n);
     mpn_zero(ctx->product + ctx->n, ctx->n);
     reduce(ctx, x);
-}
-
-/* 2 a = carry R + twice is below 2 m: m comes off when carry is set or
- * twice - m does not borrow.  The public form doubles only when asked; the
- * secret one always computes both and keeps them under masks
- * (mpn_cnd_swap: no branch, no address from bit or a). */
-void jbigi_mont_double_if(mp_limb_t *a, mp_limb_t bit, const mp_limb_t *m, mp_size_t n, int secret,
-                          mp_limb_t *scratch)
-{
-    if (!secret) {
-        if (bit && (mpn_lshift(a, a, n, 1) != 0 || mpn_cmp(a, m, n) >= 0))
-            mpn_sub_n(a, a, m, n);
-        return;
-    }
-    mp_limb_t *twice = scratch, *less = scratch + n;
-    const mp_limb_t carry = mpn_lshift(twice, a, n, 1);
-    const mp_limb_t borrow = mpn_sub_n(less, twice, m, n);
-    mpn_cnd_swap(carry | (borrow ^ 1), twice, less, n);
-    mpn_cnd_swap(bit & 1, a, twice, n);
 }
 
 static void mpn_mont_double_if(const void *c, mp_limb_t *a, mp_limb_t bit)

@@ -45,17 +45,6 @@ typedef struct {
 int jbigi_mpn_ctx_init(jbigi_mpn_ctx *ctx, const mp_limb_t *m, mp_size_t n, int secret);
 void jbigi_mpn_ctx_clear(jbigi_mpn_ctx *ctx);
 
-/*
- * a = 2 a mod m when bit is 1, unchanged when 0, for a in [0, m) of n limbs
- * (m: n limbs, any top limb, a zero-padded modulus too): the doubling of
- * the drivers' base-2 path, written once for every engine on GMP limbs
- * (this one and the MULX/ADX engine).  scratch: 2 n limbs, left holding
- * values derived from a.  secret: the same work and addresses for either
- * bit and any a (mpn_cnd_swap); else it doubles only when asked.
- */
-void jbigi_mont_double_if(mp_limb_t *a, mp_limb_t bit, const mp_limb_t *m, mp_size_t n, int secret,
-                          mp_limb_t *scratch);
-
 /* The engine as the drivers see it, on a context from jbigi_mpn_ctx_init. */
 extern const jbigi_mont_ops jbigi_mpn_mont_ops;
 

@@ -64,8 +64,8 @@
 
 #include "engines/ifma/ifma.h"
 #include "engines/ifma/ifma_intrin.h"
-#include "core/limb_inverse.h"
-#include "core/opaque.h"
+#include "support/limb_inverse.h"
+#include "support/opaque.h"
 #include "platform/platform.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)

@@ -18,7 +18,7 @@
  * exponent 0, base not yet reduced into [0, m).
  */
 #include "engines/small/small_powm.h"
-#include "core/limb_inverse.h"
+#include "support/limb_inverse.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * scratch.c - wiped working memory, see scratch.h.
  */
-#include "core/scratch.h"
+#include "support/scratch.h"
 #include "platform/platform.h"
 
 #include <stdint.h>
