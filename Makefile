@@ -271,7 +271,7 @@ DIST_OBJ = build/obj-dist-$(VARIANT)-$(notdir $(DIST_CC))
 dist-lib: check-header
 	@test -f $(DIST_GMP)/jbigi-config || { echo "no GMP build for '$(VARIANT)': ./build.sh --gmp-only $(VARIANT)" >&2; exit 1; }
 	@test -n '$(DIST_CC)' || { echo "no compiler for $(DIST_ARCH) here" >&2; exit 1; }
-	@mkdir -p $(DIST_OBJ) build/dist
+	@rm -rf $(DIST_OBJ) && mkdir -p $(DIST_OBJ) build/dist
 	@$(call variant_header,$(VARIANT)) >$(DIST_OBJ)/variant.h
 	@for f in $(call arch_sources,$(DIST_ARCH)); do \
 	  o=$(DIST_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
@@ -311,7 +311,7 @@ win_variant_header = printf '\#define JBIGI_VARIANT "%s"\n\#define JBIGI_RESOURC
 dist-lib-windows: check-header
 	@test -f $(WIN_GMP)/jbigi-config || { echo "no Windows GMP for '$(VARIANT)': ./build.sh --gmp-only windows-$(VARIANT)" >&2; exit 1; }
 	@test '$(call variant_arch,$(VARIANT))' = x86_64 || { echo "'$(VARIANT)' is not an x86-64 row" >&2; exit 1; }
-	@mkdir -p $(WIN_OBJ)/cpu build/dist
+	@rm -rf $(WIN_OBJ) && mkdir -p $(WIN_OBJ)/cpu build/dist
 	@$(call win_variant_header,$(VARIANT)) >$(WIN_OBJ)/variant.h
 	@for f in $(WIN_SOURCES); do \
 	  o=$(WIN_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
