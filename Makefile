@@ -30,7 +30,9 @@ OUTPUT ?=
 LIBRARY := $(or $(OUTPUT),lib)/libjbigi.so
 OUT_DIR := $(or $(OUTPUT),build)
 JAR_FILE := $(OUT_DIR)/jbigi.jar
-VERSION := 5.0
+# The release version, in one file (the jbigi ABI version I2P reads is
+# JBIGI_VERSION in src/jni/jbigi.c, and stays apart from it).
+VERSION := $(shell cat VERSION)
 
 # ---- tools and their Debian packages ----
 JAVAC := $(shell command -v javac 2>/dev/null)
