@@ -19,8 +19,8 @@
 #include <gmp.h>
 
 /* Even lengths from these are split, the halves again while they are; below
- * them, and at odd lengths, GMP multiplies.  Each is the first length where
- * the split beat mpn_sec_sqr or mpn_sec_mul:
+ * them, and at odd lengths, GMP multiplies: there the split gained nothing
+ * over mpn_sec_sqr and mpn_sec_mul:
  * doc/measurements.md: "The secret products' Karatsuba thresholds (Intel Xeon, 2026-12-03)" */
 #define JBIGI_KARATSUBA_SQR_MIN_LIMBS 48
 #define JBIGI_KARATSUBA_MUL_MIN_LIMBS 24
