@@ -43,7 +43,7 @@ else
     tree=$(find . \( -path ./build -o -path ./lib -o -path ./.git \) -prune -o -type f -print | sed 's|^\./||')
 fi
 files=$(printf '%s\n' "$tree" | grep -E '^(src|java|test)/.*\.(c|h|S|java|sh)$|^(Makefile|build\.sh)$' |
-    grep -v '^test/check-doc-pointers\.sh$')
+    grep -Fvx 'test/check-doc-pointers.sh')
 
 # shellcheck disable=SC2086 # the file list is meant to split
 awk -v doc="$doc" '
