@@ -164,6 +164,12 @@ rc=$?
 cat "$out/check-paths.log"
 tally "$out/check-paths.log" check-paths "$rc"
 
+# ---- every section of doc/measurements.md a source points to exists ----
+sh test/check-doc-pointers.sh >"$out/check-doc-pointers.log" 2>&1
+rc=$?
+grep -v '^ok ' "$out/check-doc-pointers.log"
+tally "$out/check-doc-pointers.log" check-doc-pointers "$rc"
+
 # ---- what runs before the CPU check: baseline x86-64 code under CFLAGS=-march=x86-64-v4 ----
 sh test/baseline/check-baseline.sh >"$out/baseline.log" 2>&1
 rc=$?

@@ -7,9 +7,9 @@
  *
  * The table's entries may lie anywhere (a Java buffer): the drivers never
  * hand an entry to the engine, they copy it into a value from the engine's
- * own allocator first, and copy results out the same way.  A copy is a few
- * nanoseconds against a product's microsecond, and it keeps every engine's
- * alignment needs (the IFMA engine's 64 bytes) inside the engine.
+ * own allocator first, and copy results out the same way.  A copy of n
+ * limbs costs little beside a product's n^2 work, and it keeps every
+ * engine's alignment needs (the IFMA engine's 64 bytes) inside the engine.
  */
 #ifndef JBIGI_COMB_DRIVER_H
 #define JBIGI_COMB_DRIVER_H

@@ -8,9 +8,8 @@
  * when secret is set, else its fastest (mpn_mul_n, mpn_sqr).
  *
  * GMP's own Karatsuba (in mpn_mul_n and mpn_sqr) branches on which half
- * is larger, and mpn_sec_mul and mpn_sec_sqr never split; this one is
- * faster than they are from the lengths below (doc/engines.md has the
- * figures).  No JNI here.
+ * is larger, and mpn_sec_mul and mpn_sec_sqr never split; this one takes
+ * over from them at the lengths below.  No JNI here.
  */
 #ifndef JBIGI_KARATSUBA_H
 #define JBIGI_KARATSUBA_H
@@ -20,9 +19,9 @@
 #include <gmp.h>
 
 /* Even lengths from these are split, the halves again while they are; below
- * them, and at odd lengths, GMP multiplies: a square splits from 48 limbs,
- * a product from 24 (where each got faster than mpn_sec_sqr and mpn_sec_mul,
- * doc/engines.md). */
+ * them, and at odd lengths, GMP multiplies: there the split gained nothing
+ * over mpn_sec_sqr and mpn_sec_mul:
+ * doc/measurements.md: "The secret products' Karatsuba thresholds (Intel Xeon, 2026-12-03)" */
 #define JBIGI_KARATSUBA_SQR_MIN_LIMBS 48
 #define JBIGI_KARATSUBA_MUL_MIN_LIMBS 24
 

@@ -59,16 +59,17 @@ typedef struct {
 #define JBIGI_DRIVER_OK 0
 #define JBIGI_DRIVER_NO_MEMORY 1
 
-/* The constant-time window from 512 bits: 5 bits, 32 entries. */
+/* The constant-time window from 512 bits: 5 bits, 32 entries (below,
+ * jbigi_ct_window_width says why 4). */
 #define JBIGI_CT_WINDOW 5
 #define JBIGI_CT_ENTRIES (1u << JBIGI_CT_WINDOW)
 
-/* The constant-time window's width for an exponent of bits bits (all the
- * bits of its en limbs, so public): 4 below 512 bits, where a 16-entry
- * table costs fewer products and half the masked reads per window (192 to
- * 448 bits: the short secrets of DSA and ElGamal); on the ADX engine at
- * 256 bits 0.91 of the 5-bit window's time (doc/engines.md).  From 512
- * bits 5, JBIGI_CT_ENTRIES entries. */
+/* The constant-time window's width for an exponent of bits bits (its
+ * public width): 4 below 512 bits, where a 16-entry table costs fewer
+ * products in all and half the masked reads per window (192 to 448 bits:
+ * the short secrets of DSA and ElGamal); from 512 bits 5, JBIGI_CT_ENTRIES
+ * entries.  Measured:
+ * doc/measurements.md: "The 4-bit window below 512 bits (AMD EPYC Zen 5, 2026-12-02)" */
 static inline unsigned jbigi_ct_window_width(size_t bits)
 {
     return bits < 512 ? JBIGI_CT_WINDOW - 1 : JBIGI_CT_WINDOW;
@@ -237,8 +238,9 @@ static inline mp_limb_t jbigi_select_mask(size_t index, size_t j)
  * r = table[index] of count entries, every entry read in full under a mask.
  * Four limbs at a time are gathered in registers over all the entries, then
  * stored: OR-ing each entry into r in memory instead chains every limb's
- * updates through the store buffer, which made this a third of a 256-bit
- * exponentiation's time.
+ * updates through the store buffer, and the select then weighs on a short
+ * exponentiation:
+ * doc/measurements.md: "The masked select gathered in registers (AMD EPYC Zen 5, 2026-12-02)"
  */
 static inline void jbigi_masked_select(mp_limb_t *r, const mp_limb_t *table, size_t limbs, size_t count,
                                        size_t index)

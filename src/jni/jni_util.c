@@ -12,7 +12,8 @@
 #include "core/convert.h"
 #include "platform/platform.h"
 
-/* Results up to this many bytes are staged on the stack. */
+/* Results up to this many bytes (8192 bits) are staged on the stack, so the
+ * common calls allocate nothing; longer ones take the heap. */
 #define STACK_BUFFER_BYTES 1024
 
 void jbigi_throw_status(JNIEnv *env, enum jbigi_status status)

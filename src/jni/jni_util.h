@@ -27,7 +27,8 @@ _Static_assert(net_i2p_util_NativeBigInteger_NATIVE_MAX_BITS == 8 * JBIGI_MAX_OP
 _Static_assert(JBIGI_MAX_OPERAND_BYTES > 0 && JBIGI_MAX_OPERAND_BYTES <= 0x7fffffff / 8,
                "the limit, in bits, fits a jint and a long");
 
-/* Operands up to this many limbs (4096 bits) stay on the stack. */
+/* Operands up to this many limbs (4096 bits, every size I2P uses) stay on
+ * the stack, so the common calls allocate nothing; longer ones take the heap. */
 #define JBIGI_STACK_OPERAND_LIMBS 64
 
 /* jbigi_throw(env, class_name, message): in onload.c, compiled for the

@@ -1,5 +1,8 @@
 /*
- * posix.c - platform.h on Linux and other POSIX systems.
+ * posix.c - platform.h on Linux and other POSIX systems: explicit_bzero,
+ * aligned_alloc, mmap'd pages, one pthread mutex for the process and a
+ * condition variable for waiting.  No symbol newer than the library
+ * already needs (platform.h says why).
  */
 #define _DEFAULT_SOURCE /* explicit_bzero, MAP_ANONYMOUS */
 #include "platform/platform.h"

@@ -1,5 +1,8 @@
 /*
- * windows.c - platform.h on Windows (x86-64, built with mingw-w64).
+ * windows.c - platform.h on Windows (x86-64, built with mingw-w64):
+ * SecureZeroMemory, _aligned_malloc, VirtualAlloc'd pages, an SRW lock for
+ * the process and a condition variable for waiting, so that no file outside
+ * src/platform/ needs an #ifdef _WIN32.
  */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>

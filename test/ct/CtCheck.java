@@ -471,9 +471,9 @@ public final class CtCheck {
         for (int i = 0; i < n; i++) {
             // The exponent is read once before its timed call, as a caller's
             // freshly made array is in cache: cold, a 25-byte array costs a
-            // few ns more to reach than a 21-byte one (it spans more memory),
-            // which is the input's own size, not work the library does
-            // (doc/engines.md, "The fixed-base path's limb-count experiment").
+            // little more to reach than a 21-byte one (it spans more memory),
+            // which is the input's own size, not work the library does:
+            // doc/measurements.md: "The fixed-base path's limb-count experiment on the Zen 5 (2026-12-06)"
             touched += readAll(in.exponents[i]);
             long t0 = System.nanoTime();
             f.apply(in.base, in.exponents[i], in.modulus); // a JNI call: never optimised away

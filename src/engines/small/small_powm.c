@@ -8,11 +8,11 @@
  * count a compile-time constant, multiplies and reduces in one pass
  * (coarsely integrated operand scanning) in registers; the exponent is
  * scanned by the shared sliding window (powm_driver.h), which inlines these
- * products.  Measured against
- * mpz_powm in the same process: 0.6 to 0.7 of its time at 64 bits, even at
- * 128 bits, and slower from 192 bits on (GMP's assembly wins there), so the
- * caller uses it for one limb only (the size table in registry.c).  Results are
- * mpz_powm's, bit for bit: everything is reduced into [0, m) at the end.
+ * products.  It beats mpz_powm at one limb only (at two it draws level, and
+ * GMP's assembly wins above), so the registry gives it one limb:
+ * doc/measurements.md: "One limb against mpz_powm (2026-11-30)"
+ * Results are mpz_powm's, bit for bit: everything is reduced into [0, m) at
+ * the end.
  *
  * Edge cases, handled by the caller: m even or m = 1 (no Montgomery form),
  * exponent 0, base not yet reduced into [0, m).
