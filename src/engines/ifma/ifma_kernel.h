@@ -93,7 +93,7 @@ __extension__ typedef unsigned __int128 u128;
  * of them, which costs more; below, its choice (registers, a few reloads)
  * is the faster one.  The squaring loads d and m at each step at every
  * size.
- * doc/measurements.md: "Operands loaded at each step from 15 registers (2026-12-01)" */
+ * doc/measurements.md: "Operands loaded at each step from 15 registers (2026-12-01, Intel Xeon and AMD Zen 4)" */
 #define OPERANDS_LOADED_KMIN 15
 
 #if JBIGI_AVX512_CODE
@@ -102,7 +102,7 @@ __extension__ typedef unsigned __int128 u128;
 
 /* Under AddressSanitizer the kernels are checked, not timed: unrolled and
  * forced inline they take clang many minutes to compile.
- * doc/measurements.md: "Compiling the unrolled kernels (2026-11-30 to 2026-12-02)" */
+ * doc/measurements.md: "Compiling the unrolled kernels (2026-11-30 to 2026-12-02, Intel Xeon and AMD Zen 4)" */
 #if defined(__SANITIZE_ADDRESS__)
 #define IFMA_SANITIZED_BUILD 1
 #elif defined(__has_feature)
@@ -112,9 +112,11 @@ __extension__ typedef unsigned __int128 u128;
 #endif
 
 /* Loops over registers must unroll completely, or the accumulator lives in
- * memory: clang needs its own pragma for that (it ignores GCC's).  The model (test builds) has no registers to keep, nor has a
- * sanitized build any speed to keep: there the kernels stay loops and
- * calls, which compile in seconds.  The code and its values are the same. */
+ * memory: clang needs its own pragma for that (with GCC's its code is
+ * slower: the pointer above).  The model (test builds) has no registers to
+ * keep, nor has a sanitized build any speed to keep: there the kernels stay
+ * loops and calls, which compile quickly.  The code and its values are the
+ * same. */
 #if defined(JBIGI_IFMA_MODEL) || defined(IFMA_SANITIZED_BUILD)
 #define UNROLL_ALL
 #elif defined(__clang__)
