@@ -129,8 +129,8 @@ C_HEADERS := $(wildcard src/*/*.h src/*/*/*.h) include/jbigi.h
 # they are left out and ifma_none.c says the engine is never available; the
 # Java side then runs FixedBase on BigInteger (FixedBase.nativesWork() is false).
 # mpn_mont.c (any limb size) stays: the base-2 path on GMP's functions.
-LIMB32_OMITTED := src/jni/fixedbase_jni.c src/core/fixedbase.c src/engines/ifma/ifma_engine.c src/engines/ifma/ifma_cpu.c \
-  src/engines/ifma/ifma_selftest.c src/engines/ifma/ifma_mont.c src/engines/ifma/ifma_powm.c
+LIMB32_OMITTED := src/jni/fixedbase_jni.c src/core/fixedbase.c \
+  $(filter-out src/engines/ifma/ifma_none.c,$(wildcard src/engines/ifma/*.c))
 # $(call arch_sources,ARCH): the library's sources for that architecture.
 arch_sources = $(if $(filter armhf,$(1)),$(filter-out $(LIMB32_OMITTED),$(C_SOURCES)) src/engines/ifma/ifma_none.c,$(C_SOURCES))
 RESOURCE_NAME = $(call resource_name,$(VARIANT))

@@ -1,6 +1,6 @@
 /*
  * avx512_model.h - a portable C model of the AVX-512 intrinsics that the
- * IFMA engine uses (src/engines/ifma/ifma_mont.c, src/engines/ifma/ifma_powm.c, src/core/fixedbase.c), for
+ * IFMA engine uses (src/engines/ifma/, src/core/fixedbase.c), for
  * test builds only: compiled with -DJBIGI_IFMA_MODEL -Itest/model, the
  * engine's own source runs on any CPU (one without AVX-512, under valgrind,
  * under qemu-aarch64), lane for lane as the instructions define it.  Never

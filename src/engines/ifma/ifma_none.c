@@ -3,8 +3,8 @@
  * engine: 32-bit targets (armhf), whose GMP limbs are 32 bits wide while the
  * engine and the fixed-base tables are written for 64-bit limbs.  The
  * engine is never available here, so the registry (registry.c) never
- * chooses it.  Linked instead of ifma_cpu.c, ifma_selftest.c, ifma_mont.c,
- * ifma_powm.c and ifma_engine.c (see the Makefile's LIMB32_OMITTED).
+ * chooses it.  Linked instead of every other file of this folder (see the
+ * Makefile's LIMB32_OMITTED).
  */
 #include "engines/engine.h"
 #include "engines/ifma/ifma.h"

@@ -1,5 +1,5 @@
 /*
- * ifma_powm.c - b^e mod m on the IFMA Montgomery layer (ifma_mont.c),
+ * ifma_powm.c - b^e mod m on the IFMA Montgomery layer (ifma_mul.c),
  * through the shared drivers of powm_driver.h (variable time: sliding
  * window; constant time: fixed window), with the engine's own AVX-512
  * table select.
@@ -23,13 +23,15 @@
  * one squaring per exponent bit and one multiplication per window.  The
  * base 2 takes the drivers' base-2 path instead: no table, a squaring and
  * a doubling (jbigi_ifma_double_if) per bit.  The
- * constant-time path also reads all 16 or 32 entries per window (about 3% of its
- * time at 2048 bits: a load and an AVX-512 ternary-logic operation per
- * register of each entry).
+ * constant-time path also reads all 16 or 32 entries per window (a load and
+ * an AVX-512 ternary-logic operation per register of each entry), a small
+ * part of its time.
+ * doc/measurements.md: "The constant-time table select (2026-12-01 to 2026-12-02, Intel Xeon and AMD Zen 4)"
  *
- * TODO: below 576 bits (512 on Zen 4) GMP is as fast (the size table in registry.c):
- * the chain from one q to the next dominates there; interleaving
- * independent products would hide it.
+ * TODO: at the smallest sizes GMP is as fast (the size table in
+ * registry.c): the chain from one q to the next dominates there;
+ * interleaving independent products would hide it.
+ * doc/measurements.md: "Where GMP is as fast (2026-11-30 to 2026-12-05, Intel Xeon and AMD Zen 4)"
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +46,9 @@ _Static_assert(sizeof(uint64_t) == sizeof(mp_limb_t), "52-bit digits are kept in
 
 /* The select's loops over registers unroll completely, or the accumulators
  * (the selected entry) live in a stack slot: clang takes its own pragma
- * (at -O2 it ignores GCC's, and plain "unroll" left them on the stack).  Not in the model or in sanitized builds, whose
- * kernels stay loops (see ifma_mont.c); the values are the same. */
+ * (at -O2 it ignores GCC's, and plain "unroll" left them on the stack).
+ * Not in the model or in sanitized builds, whose kernels stay loops (see
+ * ifma_kernel.h); the values are the same. */
 #if defined(JBIGI_IFMA_MODEL) || defined(__SANITIZE_ADDRESS__)
 #define SELECT_UNROLL
 #elif defined(__has_feature)
@@ -76,9 +79,10 @@ _Static_assert(sizeof(uint64_t) == sizeof(mp_limb_t), "52-bit digits are kept in
 /* The select for K registers of 8 digits over count entries (16 or 32:
  * the constant-time window's tables): the K accumulators stay in
  * registers and each entry's mask is made once, as it is needed, so a
- * select is one load and one ternary-logic operation per register and entry
- * (half the time of keeping the 32 masks on the stack and wiping them: 3%
- * to 4% off modPowCT at 1024 and 2048 bits).  No mask is spilled. */
+ * select is one load and one ternary-logic operation per register and entry,
+ * faster than keeping the masks on the stack and wiping them.  No mask is
+ * spilled.
+ * doc/measurements.md: "The constant-time table select (2026-12-01 to 2026-12-02, Intel Xeon and AMD Zen 4)" */
 static inline __attribute__((always_inline)) SELECT_TARGET void select_k(uint64_t *dst, const uint64_t *table,
                                                                         size_t words, unsigned index, const int K,
                                                                         const unsigned count)
@@ -174,8 +178,8 @@ static void select_table(uint64_t *dst, const uint64_t *table, size_t words, siz
  * once for all R of them, by a vector comparison of a running index with
  * the wanted one (no broadcast from a general register, which shares a
  * port with the comparison).  Entry by entry, not register by register:
- * a mask and a broadcast per register and entry made this select a third
- * of a 2048-bit fixed-base constant-time power on an Intel Xeon.
+ * a mask and a broadcast per register and entry cost far more.
+ * doc/measurements.md: "The fixed-base table select (2026-12-06, Intel Xeon)"
  */
 static inline __attribute__((always_inline)) JBIGI_AVX512_TARGET("avx512f") void select_any_group(
     uint64_t *dst, const uint64_t *table, size_t words, size_t count, __m512i wanted, const int R)
