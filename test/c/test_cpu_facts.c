@@ -9,10 +9,13 @@
  * under other names, built with both hooks (JBIGI_ADX_VALGRIND,
  * JBIGI_ADX_NO_AVX2) and with each CPUID it executes counted.
  */
-#define _DEFAULT_SOURCE /* pthread_barrier_t */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <pthread.h>
+#endif
 
 #include "check.h"
 #include "cpu/cpu_check.h"
@@ -116,15 +119,52 @@ static void check_against_cpuid(void)
 /* ---- the first use, by many threads at once ---- */
 
 #define THREADS 8
-static pthread_barrier_t start;
+static atomic_int ready; /* threads at the start line: all go at once */
 static jbigi_cpu_facts seen[THREADS];
 
-static void *first_use(void *arg)
+static void first_use(size_t i)
 {
-    const size_t i = (size_t)arg;
-    pthread_barrier_wait(&start);
+    atomic_fetch_add(&ready, 1);
+    while (atomic_load(&ready) < THREADS)
+        ;
     seen[i] = copy_cpu();
+}
+
+#if defined(_WIN32)
+static DWORD WINAPI first_use_thread(LPVOID arg)
+{
+    first_use((size_t)arg);
+    return 0;
+}
+#else
+static void *first_use_thread(void *arg)
+{
+    first_use((size_t)arg);
     return NULL;
+}
+#endif
+
+/* THREADS threads, each calling first_use(i) at once; 0 when one did not start. */
+static int race_first_use(void)
+{
+    int started = 1;
+#if defined(_WIN32)
+    HANDLE t[THREADS];
+    for (size_t i = 0; i < THREADS; i++)
+        started &= (t[i] = CreateThread(NULL, 0, first_use_thread, (LPVOID)i, 0, NULL)) != NULL;
+    for (size_t i = 0; i < THREADS; i++)
+        if (t[i] != NULL) {
+            WaitForSingleObject(t[i], INFINITE);
+            CloseHandle(t[i]);
+        }
+#else
+    pthread_t t[THREADS];
+    for (size_t i = 0; i < THREADS; i++)
+        started &= pthread_create(&t[i], NULL, first_use_thread, (void *)i) == 0;
+    for (size_t i = 0; i < THREADS && started; i++)
+        pthread_join(t[i], NULL);
+#endif
+    return started;
 }
 
 static void check_read_once(void)
@@ -137,13 +177,10 @@ static void check_read_once(void)
     CHECK(atomic_load(&state) == NEW, "a reading outside jbigi_cpu() published the facts");
 
     atomic_store(&cpuid_count, 0);
-    pthread_t t[THREADS];
-    CHECK(pthread_barrier_init(&start, NULL, THREADS) == 0, "no barrier");
-    for (size_t i = 0; i < THREADS; i++)
-        CHECK(pthread_create(&t[i], NULL, first_use, (void *)i) == 0, "no thread");
-    for (size_t i = 0; i < THREADS; i++)
-        pthread_join(t[i], NULL);
-    pthread_barrier_destroy(&start);
+    if (!race_first_use()) {
+        CHECK(0, "a thread did not start");
+        return;
+    }
     const int race = atomic_load(&cpuid_count);
     CHECK(race % per_read == 0 && race >= per_read && race <= THREADS * per_read,
           "the first use by %d threads executed %d CPUIDs, %d a reading", THREADS, race, per_read);
