@@ -116,13 +116,15 @@ SUPPORT_SOURCES := $(sort $(wildcard src/support/*.c))
 # row in src/engines/registry.c.  ifma_none.c stands in for the IFMA engine
 # on 32-bit targets only (LIMB32_OMITTED below).
 ENGINE_SOURCES := $(filter-out src/engines/ifma/ifma_none.c,$(sort $(wildcard src/engines/*.c src/engines/*/*.c)))
-CPU_SOURCES := src/cpu/cpu_check.c
+# The CPU layer: the facts (read once) and the check over them.  Both run
+# before the CPU check has passed, so both are baseline units (below).
+CPU_SOURCES := src/cpu/cpu_facts.c src/cpu/cpu_check.c
 PLATFORM_SOURCES := src/platform/table_memory.c src/platform/once.c src/platform/posix.c
 C_SOURCES := $(JNI_SOURCES) $(CORE_SOURCES) $(ENGINE_SOURCES) $(SUPPORT_SOURCES) $(CPU_SOURCES) $(PLATFORM_SOURCES)
 # The units that run before the CPU check has passed (JNI_OnLoad, jbigi_throw,
 # the check): every library rule compiles them with BASELINE_CFLAGS, told
 # their variant by variant.h, and test/baseline/check-baseline.sh checks them.
-BASELINE_SOURCES := src/cpu/cpu_check.c src/jni/onload.c
+BASELINE_SOURCES := $(CPU_SOURCES) src/jni/onload.c
 C_HEADERS := $(wildcard src/*/*.h src/*/*/*.h) include/jbigi.h
 # 32-bit targets (armhf): GMP's limbs are 32 bits there, and the IFMA engine
 # (x86-64 only) and the fixed-base tables are written for 64-bit limbs, so
@@ -210,9 +212,9 @@ cpu_check_arch_flags = $(if $(filter armhf,$(1)),-marm -march=armv6+fp)
 # ---- the CPU probe: this CPU as the library's own check sees it ----
 # build.sh chooses the host's variant with it and the tests ask it what the
 # CPU has (src/cpu/cpu_probe.c); built for the baseline, like the check.
-build/cpu-probe: src/cpu/cpu_probe.c src/cpu/cpu_check.c src/cpu/cpu_check.h
+build/cpu-probe: src/cpu/cpu_probe.c $(CPU_SOURCES) $(wildcard src/cpu/*.h)
 	@mkdir -p build
-	$(CC) $(BASELINE_CFLAGS) -Isrc -o $@ src/cpu/cpu_probe.c src/cpu/cpu_check.c
+	$(CC) $(BASELINE_CFLAGS) -Isrc -o $@ src/cpu/cpu_probe.c $(CPU_SOURCES)
 
 # ---- jcpuid: I2P's CPU identification natives (x86-64 only) ----
 JCPUID_CC := $(call arch_cc,x86_64)

@@ -11,7 +11,11 @@
 #  4. no engine folder calls a function of registry.c that engine.h does
 #     not declare (engines need only the interface);
 #  5. src/support/ includes only itself and src/platform/; src/platform/
-#     only itself.
+#     only itself;
+#  6. what the CPU is, is read in one place: no file outside src/cpu/
+#     executes CPUID or XGETBV, src/cpu/ includes only itself (it runs
+#     before the CPU check, compiled for the baseline), and the engines and
+#     the registry ask the CPU facts (cpu_facts.h), not the check by name.
 #
 # Called by test/run-tests.sh (make test); prints an ok / not ok line per
 # rule and ends with "N passed, N failed".
@@ -101,6 +105,16 @@ else
 fi
 report "src/platform/ includes only src/platform/" \
     "$(includes_under src/platform | grep -v -E '"platform/')"
+
+# 6. one reading of the CPU
+report "no file outside src/cpu/ executes CPUID or XGETBV" \
+    "$(grep -rn -E '<cpuid\.h>|__get_cpuid|__cpuid|xgetbv|0x0f, *0x01, *0xd0' src --include='*.c' --include='*.h' |
+        grep -v '^src/cpu/')"
+report "src/cpu/ includes only src/cpu/" \
+    "$(includes_under src/cpu | grep -v -E '"cpu/')"
+report "src/engines/ asks the CPU facts (cpu_facts.h), not the check by name (cpu_check.h)" \
+    "$(includes_under src/engines | grep -E '"cpu/cpu_check\.h"')
+$(grep -rn -w -E 'jbigi_cpu_has|jbigi_cpu_vendor' src/engines)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

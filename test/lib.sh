@@ -192,6 +192,14 @@ c_sources() {
     fi
 }
 
+# The CPU layer's sources (the Makefile's CPU_SOURCES: the facts and the
+# check), what a program that asks the check links.
+cpu_sources() {
+    # shellcheck disable=SC2016 # $(CPU_SOURCES) is make's, not the shell's
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory \
+        --eval 'jbigi-print-cpu-sources: ; @echo $(CPU_SOURCES)' jbigi-print-cpu-sources
+}
+
 # The same without the JNI layer (the files that include <jni.h>): what the
 # C tests link.
 c_sources_below_jni() {

@@ -4,16 +4,17 @@
  * Each library is built for one row of src/cpu/variants.tsv; GMP's assembly and
  * the compiler's code for that row use instructions older CPUs lack.  Run
  * on such a CPU they would kill the JVM with SIGILL, so JNI_OnLoad asks this
- * file first.  It asks CPUID itself (and XGETBV for AVX and AVX-512: the OS
- * must save those registers), never /proc/cpuinfo, which a VM or an
- * emulator can contradict (a hypervisor was seen to list neither abm nor
- * sse4a there while CPUID reports both).
+ * file first.  It answers from this CPU's facts (cpu_facts.h: CPUID, and
+ * XGETBV for AVX and AVX-512, since the OS must save those registers),
+ * never from /proc/cpuinfo, which a VM or an emulator can contradict (a
+ * hypervisor was seen to list neither abm nor sse4a there while CPUID
+ * reports both).
  *
- * This is the one rule for "this CPU has feature X": build.sh (through
- * src/cpu/cpu_probe.c), the Java loader (which lets each library's JNI_OnLoad
- * decide), the engines' CPU tests and the tests all ask it.  Compiled for
- * the baseline of the architecture, without GMP, so that it runs on any
- * CPU.
+ * This is the one rule for "this CPU has feature X" by name: build.sh
+ * (through src/cpu/cpu_probe.c), the Java loader (which lets each library's
+ * JNI_OnLoad decide) and the tests ask it; the engines ask the facts'
+ * bits.  Compiled for the baseline of the architecture, without GMP, so
+ * that it runs on any CPU.
  */
 #ifndef JBIGI_CPU_CHECK_H
 #define JBIGI_CPU_CHECK_H
@@ -47,16 +48,6 @@ int jbigi_cpu_check_list(const char *features, char *message, size_t size);
  * message and returns -1.
  */
 int jbigi_cpu_check(char *message, size_t size);
-
-/*
- * 1 when jbigi_cpu_vendor() is "amd", 0 elsewhere.  The engine table (engines/registry.c) gives the
- * engines different sizes by vendor where they measured differently.
- */
-int jbigi_cpu_is_amd(void);
-
-/* CPUID's family (base family plus extended family, as Linux shows it:
- * 0x19 for Zen 3 and Zen 4, 0x1a for Zen 5); 0 off x86. */
-unsigned jbigi_cpu_family(void);
 
 /* The variant this library was built as ("skylake", "none", ...). */
 const char *jbigi_cpu_variant(void);

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu/cpu_check.h"
+#include "cpu/cpu_facts.h"
 #include "platform/platform.h"
 
 extern const jbigi_engine jbigi_small_engine;
@@ -47,12 +47,12 @@ static int small_takes(mp_size_t n)
     return n == 1;
 }
 
-/* IFMA from 9 limbs (576 bits), on AMD Zen 4 (family 19h) from 8 (512
- * bits): below, GMP is as fast or faster (test/bench/ifma_bench.c). */
+/* IFMA from 9 limbs (576 bits), on AMD Zen 4 (cpu_facts.h) from 8 (512
+ * bits): below, GMP is as fast or faster.
+ * doc/measurements.md: "The IFMA engine's first size, Intel and AMD Zen 4 (2026-12-02)" */
 static int ifma_takes(mp_size_t n)
 {
-    const int zen4 = jbigi_cpu_is_amd() && jbigi_cpu_family() == 0x19;
-    return n >= (zen4 ? 8 : 9);
+    return n >= (jbigi_cpu().amd_zen4 ? 8 : 9);
 }
 
 /* Tables in the IFMA format from 16 limbs (1024 bits). */
@@ -69,7 +69,7 @@ static int adx_takes(mp_size_t n)
 {
     if (n == 4)
         return 1;
-    if (jbigi_cpu_is_amd())
+    if (jbigi_cpu().vendor == JBIGI_CPU_VENDOR_AMD)
         return n >= 16 && (n % 8 == 0 || (n % 8 == 7 && n >= 23));
     return n >= 32 && n % 8 == 0;
 }

@@ -2,7 +2,7 @@
  * onload.c - JNI_OnLoad and jbigi_throw (see onload.h).
  *
  * Everything the library runs before its CPU check has passed lives here or
- * in cpu/cpu_check.c; the Makefile compiles both for the baseline of the
+ * in src/cpu/ (the CPU_SOURCES); the Makefile compiles them for the baseline of the
  * architecture, without the user's CFLAGS (BASELINE_SOURCES), and
  * test/baseline/check-baseline.sh checks that they hold no instruction
  * beyond it.  Nothing here may call into the rest of the library before the

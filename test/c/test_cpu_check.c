@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "cpu/cpu_check.h"
+#include "cpu/cpu_facts.h"
 
 static char cpuinfo_flags[8192];
 static char cpuinfo_vendor[64];
@@ -129,13 +130,12 @@ int main(void)
                                                                                                       : "other";
     CHECK(strcmp(jbigi_cpu_vendor(), want) == 0, "CPUID vendor %s, but jbigi_cpu_vendor() says %s", vendor,
           jbigi_cpu_vendor());
-    CHECK(jbigi_cpu_is_amd() == (strcmp(want, "amd") == 0), "vendor %s, but jbigi_cpu_is_amd() says %d", vendor,
-          jbigi_cpu_is_amd());
-    /* Vendor and family are read once and kept: later calls give the same. */
+    CHECK((jbigi_cpu().vendor == JBIGI_CPU_VENDOR_AMD) == (strcmp(want, "amd") == 0),
+          "vendor %s, but the facts' vendor is %u", vendor, (unsigned)jbigi_cpu().vendor);
+    /* The facts are read once and kept: later calls give the same. */
     CHECK(strcmp(jbigi_cpu_vendor(), want) == 0, "jbigi_cpu_vendor() changed on a later call: %s", jbigi_cpu_vendor());
     const unsigned family = cpuid_family();
-    CHECK(jbigi_cpu_family() == family, "CPUID family %u, but jbigi_cpu_family() says %u", family, jbigi_cpu_family());
-    CHECK(jbigi_cpu_family() == family, "jbigi_cpu_family() changed on a later call: %u", jbigi_cpu_family());
+    CHECK(jbigi_cpu().family == family, "CPUID family %u, but the facts say %u", family, (unsigned)jbigi_cpu().family);
     printf("# vendor: %s (CPUID), %s (/proc/cpuinfo); family %u\n", vendor, cpuinfo_vendor[0] ? cpuinfo_vendor : "none",
            family);
     /* What the engines and the rows need implies what lies below it: a wrong

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cpu/cpu_facts.h"
 #include "engines/engine.h"
 #include "engines/ifma/ifma.h"
 #include "powm_cases.h"
@@ -290,7 +291,7 @@ static void check_switch(void)
         CHECK(!ifma_takes(JBIGI_IFMA_MAX_LIMBS + 1), "takes a size beyond the engine");
         CHECK(ifma_takes(32), "does not take 2048 bits");
         CHECK(ifma_takes(9), "does not take 576 bits");
-        CHECK(ifma_takes(8) == jbigi_ifma_zen4(), "takes 512 bits other than on Zen 4 only");
+        CHECK(ifma_takes(8) == jbigi_cpu().amd_zen4, "takes 512 bits other than on Zen 4 only");
         CHECK(!ifma_takes(7), "takes 448 bits");
     }
 }

@@ -76,7 +76,7 @@ done
 # The IFMA engine needs AVX512BW too (its mask arithmetic; every IFMA CPU has it).
 case " $features " in *" avx512ifma "*" avx512bw "* | *" avx512bw "*" avx512ifma "*) engine_want=avx512-ifma ;; *" adx "*) engine_want="" ;; *) engine_want=gmp ;; esac
 
-$CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c src/cpu/cpu_check.c
+$CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c $(cpu_sources)
 
 # Everything that reads the CPU, run in the namespace; one file of results.
 unshare --mount sh -c '

@@ -136,7 +136,7 @@ check_model() {
 }
 
 # ---- 1. the check on this CPU ----
-if $CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c src/cpu/cpu_check.c \
+if $CC -std=c11 -O2 -Wall -Wextra -Werror -Isrc -Itest/c -o "$out/test_cpu_check" test/c/test_cpu_check.c $(cpu_sources) \
     >"$out/test_cpu_check.build.log" 2>&1; then
     "$out/test_cpu_check" >"$out/test_cpu_check.log" 2>&1
     cat "$out/test_cpu_check.log"

@@ -37,14 +37,11 @@
 #define JBIGI_ADX_MAX_LIMBS 128
 
 /*
- * 1 if this CPU has BMI2 and ADX (CPUID leaf 7), and this is an x86-64
- * build; 0 otherwise, and 0 when JBIGI_ENGINE is "gmp" in the environment.
- * Computed once.  Every function below that computes requires it.
+ * 1 if this CPU has BMI2 and ADX (cpu_facts.h), and this is an x86-64
+ * build; 0 otherwise.  A CPU fact: JBIGI_ENGINE and forcing are the
+ * registry's.  Every function below that computes requires it.
  */
 int jbigi_adx_cpu(void);
-/* 1 when the engine runs and the CPU is AMD's (registry.c's table gives it
- * more sizes there). */
-int jbigi_adx_amd(void);
 
 /*
  * 1 if the engine may be used: jbigi_adx_cpu(), and its known-answer

@@ -22,7 +22,7 @@
 #include "support/limb_inverse.h"
 #include "engines/gmp_limbs.h"
 #include "support/opaque.h"
-#include "cpu/cpu_check.h"
+#include "cpu/cpu_facts.h"
 #include "engines/engine.h"
 #include "platform/platform.h"
 #include "platform/asm.h"
@@ -285,10 +285,10 @@ static mp_limb_t negated_inverse_high(const mp_limb_t *m, mp_size_t n)
  * the carry out of jbigi_adx_redc8's rows i .. i+7 belongs at limb i + 8);
  * returns the carry out of limb N - 1.  One pass, eight limbs a step, the
  * carry in CF throughout (LEA and JRCXZ leave the flags alone).  It
- * replaces an mpn_zero and an mpn_add_n over a mostly zero array, a tenth
- * of a 1024-bit constant-time power's time between them (doc/engines.md);
- * GCC's code for _addcarry_u64 in a loop moves the carry through a general
+ * replaces an mpn_zero and an mpn_add_n over a mostly zero array; GCC's
+ * code for _addcarry_u64 in a loop moves the carry through a general
  * register at every limb.  Which limbs take a carry depends on N alone.
+ * doc/measurements.md: "The MULX/ADX reduction's carries in one pass (2026-12-06)"
  */
 static mp_limb_t add_redc8_carries(mp_limb_t *r, const mp_limb_t *hi, const mp_limb_t *carries, mp_size_t N)
 {
@@ -541,38 +541,12 @@ void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t
     jbigi_secure_zero(r, sizeof(mp_limb_t) * (size_t)N);
 }
 
-/* CPU facts only: whether JBIGI_ENGINE or a force lets the engine run is
- * the registry's to decide (engine.h, "Which engine runs"). */
-static int cpu_has_adx(void)
-{
-#if defined(JBIGI_ADX_VALGRIND)
-    /* Test builds for valgrind only, on a host with ADX: valgrind executes
-     * ADCX and ADOX but clears ADX in the CPUID it shows the program. */
-    return ADX_CODE && jbigi_cpu_has("bmi2") == 1;
-#else
-    return ADX_CODE && jbigi_cpu_has("bmi2") == 1 && jbigi_cpu_has("adx") == 1;
-#endif
-}
-
-/* -1 not known yet; 0 no engine; 1 the engine runs; 2 it runs, on AMD.
- * Two threads computing it at once get one answer. */
-static int cpu_state(void)
-{
-    static _Atomic int known = -1;
-    int v = known;
-    if (v < 0)
-        known = v = cpu_has_adx() ? 1 + jbigi_cpu_is_amd() : 0;
-    return v;
-}
-
+/* The CPU facts only (cpu_facts.h): whether JBIGI_ENGINE or a force lets
+ * the engine run is the registry's to decide (engine.h, "Which engine
+ * runs"). */
 int jbigi_adx_cpu(void)
 {
-    return cpu_state() > 0;
-}
-
-int jbigi_adx_amd(void)
-{
-    return cpu_state() == 2;
+    return ADX_CODE && jbigi_cpu_has_all(JBIGI_CPU_BMI2 | JBIGI_CPU_ADX);
 }
 
 /* The self-test's outcome (adx_selftest.c), shared by every thread: run

@@ -11,8 +11,8 @@
  * -m^-1 mod 2^128, so q0 = t0 k0 and q1 = hi(t0 k0) + t0 k1 + t1 k0 come
  * from products that do not wait on one another.  A reduction a limb at a
  * time makes each q from the row before it (the row's first limbs, then
- * t k0), and that chain was most of a squaring's time: on an AMD Zen 5 the
- * pairs take a squaring from about 59 to 50 cycles (doc/engines.md).
+ * t k0), and that chain was most of a squaring's time.
+ * doc/measurements.md: "The MULX/ADX four-limb kernels' reduction by pairs (2026-12-02)"
  * Each row adds q m with MULX, the low halves on the CF chain (ADCX), the
  * high halves on the OF chain (ADOX), and parks its carry in the limb it
  * cleared; the parked carries are added last.  The result is below 2 m;

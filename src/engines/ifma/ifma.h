@@ -41,13 +41,12 @@
 #define JBIGI_IFMA_MAX_LIMBS 128
 
 /*
- * 1 if this CPU and OS can execute the engine: CPUID leaf 7 reports AVX512F,
- * AVX512IFMA, AVX512VL, AVX512BW and BMI2, CPUID leaf 1 OSXSAVE, and XCR0 shows the OS saves
- * SSE, AVX, opmask and ZMM state (bits 1, 2, 5, 6, 7).  0 otherwise, and 0
- * whenever the environment variable JBIGI_ENGINE is "gmp" (the forced-GMP
- * switch).  In test builds with JBIGI_IFMA_MODEL, 1 on any CPU unless
- * forced off: the model executes the instructions.  Computed once.  The
- * functions below that compute (ctx_init, powm, powm_sec) require it.
+ * 1 if this CPU and OS can execute the engine: the CPU facts (cpu_facts.h)
+ * show AVX512F, AVX512IFMA, AVX512VL, AVX512BW and BMI2, the OS saving the
+ * opmask and ZMM state.  0 otherwise.  A CPU fact: JBIGI_ENGINE and forcing
+ * are the registry's.  In test builds with JBIGI_IFMA_MODEL, 1 on any CPU:
+ * the model executes the instructions.  The functions below that compute
+ * (ctx_init, powm, powm_sec) require it.
  */
 int jbigi_ifma_cpu(void);
 
@@ -77,9 +76,6 @@ int jbigi_ifma_selftest_result(void);
  * variable JBIGI_IFMA_SELFTEST_FAULT=1: the check must catch it).
  */
 int jbigi_ifma_selftest(int corrupt);
-
-/* 1 if the engine is available on an AMD Zen 4 (CPU family 19h). */
-int jbigi_ifma_zen4(void);
 
 /*
  * r = b^e mod m, variable time (sliding window).  m: n limbs, odd, top limb

@@ -31,11 +31,6 @@ int jbigi_ifma_selftest(int corrupt)
     return -1;
 }
 
-int jbigi_ifma_zen4(void)
-{
-    return 0;
-}
-
 int jbigi_ifma_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                     const mp_limb_t *m, mp_size_t n)
 {

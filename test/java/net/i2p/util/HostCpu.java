@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * This CPU as the library's own check sees it: the tests ask build/cpu-probe
- * (src/cpu/cpu_probe.c over src/cpu/cpu_check.c, the rule JNI_OnLoad and build.sh
+ * (src/cpu/cpu_probe.c over src/cpu/cpu_check.c and src/cpu/cpu_facts.c, the rule JNI_OnLoad and build.sh
  * use), never /proc/cpuinfo, which a hypervisor can contradict.
  */
 final class HostCpu {
