@@ -40,6 +40,12 @@ import java.nio.ByteBuffer;
  * included.  Get one from {@link NativeBigInteger#fixedBase(BigInteger, BigInteger)}.
  */
 public final class FixedBase implements Closeable {
+    /* The public API, the table natives (JNI binds them by this class's
+     * name) and the use of a FixedBase's tables from call to call.  The
+     * rest, by job: CombShape (a table's shape, and when a table serves),
+     * TableMaker (making one), TablePair (a FixedBase's two), NativeTable
+     * (one table's native memory and its users). */
+
     /**
      * Larger moduli get no table: it would pass 1 MiB (plain modPow serves
      * them).  Declared here, where javac -h writes it into include/jbigi.h.

@@ -39,6 +39,12 @@ import java.util.Random;
  * <p>Instances are immutable and thread-safe, as {@code BigInteger} is.
  */
 public class NativeBigInteger extends BigInteger {
+    /* The public API, every native (JNI binds them by this class's name, as
+     * I2P's own NativeBigInteger declares them) and the constants javac -h
+     * writes into include/jbigi.h.  The rest, by job: ArgumentChecks,
+     * NativePowers (the natives or BigInteger), OperandBytes (who owns a
+     * byte form), TransparentTables and FixedBase (fixed-base tables). */
+
     private static final long serialVersionUID = 5L;
 
     /** The library, loaded (or not) as this class is initialised; read by {@link NativePowers}. */
