@@ -143,10 +143,10 @@ public final class CtCheck {
             // repeats, so the table's constant-time path is measured too, with
             // its variable-time path as its own contrast.
             if (fixedBase && NativeBigInteger.hasFixedBase()) {
-                LiveTable ctTable = liveTable(bits.base, bits.modulus, FixedBase.constantTimeRows(BITS),
-                        FixedBase.constantTimeBlocks(BITS), BITS);
-                LiveTable vtTable = liveTable(bits.base, bits.modulus, FixedBase.variableTimeRows(BITS),
-                        FixedBase.variableTimeBlocks(BITS), BITS);
+                LiveTable ctTable = liveTable(bits.base, bits.modulus, CombShape.constantTimeRows(BITS),
+                        CombShape.constantTimeBlocks(BITS), BITS);
+                LiveTable vtTable = liveTable(bits.base, bits.modulus, CombShape.variableTimeRows(BITS),
+                        CombShape.variableTimeBlocks(BITS), BITS);
                 for (Inputs inputs : new Inputs[] {bits, length}) {
                     double c = measure("fixed-base CT " + inputs.name, (b, e, mod) -> ctTable.modPow(e, true),
                             inputs);
@@ -177,7 +177,7 @@ public final class CtCheck {
             double fb = 0;
             if (fixedBase && NativeBigInteger.hasFixedBase()) {
                 LiveTable table = liveTable(top.signed.base, top.signed.modulus,
-                        FixedBase.constantTimeRows(bits), FixedBase.constantTimeBlocks(bits), bits);
+                        CombShape.constantTimeRows(bits), CombShape.constantTimeBlocks(bits), bits);
                 fb = measure("fixed-base CT       " + top.name, (b, e, mod) -> table.modPow(e, true),
                         top.signed);
             }
@@ -232,7 +232,7 @@ public final class CtCheck {
      * The block lives until the process ends (a few per run).
      */
     static LiveTable liveTable(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
-        ByteBuffer block = FixedBase.nativeAllocateTable(FixedBase.tableBytes(modulus, rows, blocks));
+        ByteBuffer block = FixedBase.nativeAllocateTable(TableMaker.tableBytes(modulus, rows, blocks));
         long generation = NativeTable.generationOf(block);
         block.position(NativeTable.HEADER_BYTES);
         ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
@@ -257,8 +257,8 @@ public final class CtCheck {
             double fb = 0, fbb = 0;
             LiveTable table = null;
             if (fixedBase) {
-                table = liveTable(top.signed.base, top.signed.modulus, FixedBase.constantTimeRows(bits),
-                        FixedBase.constantTimeBlocks(bits), bits);
+                table = liveTable(top.signed.base, top.signed.modulus, CombShape.constantTimeRows(bits),
+                        CombShape.constantTimeBlocks(bits), bits);
                 final LiveTable t = table;
                 fb = measure("fixed-base CT       " + top.name, (x, e, m) -> t.modPow(e, true),
                         top.signed);

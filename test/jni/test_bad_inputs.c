@@ -198,7 +198,7 @@ static void bound_refusals(struct harness *h)
     expect_bounded(h, &TWO, &EIGHT, &EIGHT, 3, IAE, "below 2^exponentBits", "exponent 8 over bound 3, even modulus");
     expect_bounded(h, &TWO, &EIGHT, &SEVEN, 3, IAE, "below 2^exponentBits", "exponent 8 over bound 3");
 
-    /* What NativeBigInteger's EdgeToEdge probe asks before trusting the
+    /* What NativePowers' EdgeToEdge probe asks before trusting the
      * constant-time natives: 2^5 mod 7 = 4 both ways. */
     struct outcome o;
     call_power(h, h->n.mod_pow_ct_fixed, &TWO, &FIVE, &ZERO_SEVEN, &o);

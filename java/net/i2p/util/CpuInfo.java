@@ -189,10 +189,12 @@ final class CpuInfo {
     /**
      * The rows to try on a CPU of this architecture and vendor, best first:
      * the rows meant for its vendor, then those meant for the other vendor
-     * (correct there, only tuned for another design, and still faster than
-     * the baseline), then the rows for any CPU; each group in the table's
+     * (correct there, only tuned for another design, and ahead of the
+     * baseline even so), then the rows for any CPU; each group in the table's
      * order.  With flags, only rows whose every feature is among them; with
      * null, every row of the architecture (their libraries' checks decide).
+     * Why the other vendor's rows come before the baseline:
+     * doc/measurements.md: "Other vendors' rows before the baseline (2026-11-30)"
      */
     static List<String> candidates(List<Variant> table, String arch, String vendor, Set<String> flags) {
         List<String> names = new ArrayList<String>();

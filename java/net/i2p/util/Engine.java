@@ -1,11 +1,14 @@
 package net.i2p.util;
 
 /**
- * Which code the loaded library raises to powers with: GMP everywhere, or an
- * AVX-512 IFMA Montgomery engine for the moduli where it beats GMP (odd, from
- * 576 bits up, 512 on AMD Zen 4) on CPUs that have it, or a MULX/ADX
- * Montgomery engine when asked for.  Results are identical either way.
- * {@code -Djbigi.engine=gmp}, {@code adx} or {@code ifma} forces an engine
+ * Which code the loaded library raises to powers with: GMP, or on CPUs that
+ * have their instructions an AVX-512 IFMA or a MULX/ADX Montgomery engine,
+ * each for the odd moduli where it beats GMP (the sizes are the rules of
+ * src/engines/registry.c).  Results are identical either way.  Why the IFMA
+ * engine's sizes:
+ * doc/measurements.md: "Where the IFMA engine takes over from GMP (2026-11-30 to 2026-12-01)"
+ *
+ * <p>{@code -Djbigi.engine=gmp}, {@code adx} or {@code ifma} forces an engine
  * (one the CPU cannot run leaves the choice on auto, and loadStatus() says
  * so), {@code auto} (the default) lets the library choose per call; the
  * environment variable {@code JBIGI_ENGINE} does the same for C programs.

@@ -3,7 +3,6 @@ package net.i2p.util;
 import java.io.Closeable;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Powers of one base modulo one modulus, fast: {@code g^e mod m} for a fixed
@@ -41,10 +40,16 @@ import java.nio.ByteOrder;
  * included.  Get one from {@link NativeBigInteger#fixedBase(BigInteger, BigInteger)}.
  */
 public final class FixedBase implements Closeable {
-    /* Comb shapes (rows x blocks), measured on the engines that multiply
-     * their tables: see variableTimeRows and the methods after it. */
+    /* The public API, the table natives (JNI binds them by this class's
+     * name) and the use of a FixedBase's tables from call to call.  The
+     * rest, by job: CombShape (a table's shape, and when a table serves),
+     * TableMaker (making one), TablePair (a FixedBase's two), NativeTable
+     * (one table's native memory and its users). */
 
-    /** Larger moduli get no table: it would pass 1 MiB (plain modPow serves them). */
+    /**
+     * Larger moduli get no table: it would pass 1 MiB (plain modPow serves
+     * them).  Declared here, where javac -h writes it into include/jbigi.h.
+     */
     static final int MAX_TABLE_MODULUS_BITS = 16384;
 
     private final BigInteger base;
@@ -63,69 +68,6 @@ public final class FixedBase implements Closeable {
      * this object keeps it reachable until the call has released its table.
      */
     private volatile boolean closed;
-
-    /**
-     * The two tables of a FixedBase, kept apart from it so that they can be
-     * closed once it is unreachable.  Once closed, no table is added.
-     */
-    static final class TablePair {
-        private volatile NativeTable variableTime;
-        private volatile NativeTable constantTime;
-        private boolean closed; // guarded by this
-
-        NativeTable get(boolean constantTime) {
-            return constantTime ? this.constantTime : variableTime;
-        }
-
-        /** Adds table; false (and nothing added) if the pair is closed. */
-        synchronized boolean put(boolean constantTime, NativeTable table) {
-            if (closed)
-                return false;
-            if (constantTime)
-                this.constantTime = table;
-            else
-                variableTime = table;
-            return true;
-        }
-
-        synchronized boolean isClosed() {
-            return closed;
-        }
-
-        /** Closes both tables (each freed once no call uses it).  Again: nothing. */
-        void close() {
-            NativeTable vt;
-            NativeTable ct;
-            synchronized (this) {
-                if (closed)
-                    return;
-                closed = true;
-                vt = variableTime;
-                ct = constantTime;
-            }
-            // Outside this lock: freeing may take TransparentTables' lock.
-            if (vt != null)
-                vt.close();
-            if (ct != null)
-                ct.close();
-        }
-
-        /** Whether the pair is closed and the memory of its tables freed. */
-        synchronized boolean freed() {
-            NativeTable vt = variableTime;
-            NativeTable ct = constantTime;
-            return closed && (vt == null || vt.isFreed()) && (ct == null || ct.isFreed());
-        }
-
-        /** Bytes of the open tables, headers included. */
-        synchronized long bytes() {
-            if (closed)
-                return 0;
-            NativeTable vt = variableTime;
-            NativeTable ct = constantTime;
-            return (vt == null ? 0 : vt.bytes()) + (ct == null ? 0 : ct.bytes());
-        }
-    }
 
     /** Bytes of the table for a modulus of modulusBits bits and comb shape rows x blocks; 0 if out of range. */
     static native long nativeTableBytes(int modulusBits, int rows, int blocks);
@@ -210,51 +152,14 @@ public final class FixedBase implements Closeable {
         this.base = base;
         this.modulus = modulus;
         this.reachBits = modulus.bitLength();
-        this.usable = tablesPossible(modulus);
+        this.usable = CombShape.tablesPossible(modulus);
         this.account = account;
         this.watch = usable && account == null ? UnreachableTables.watch(this, tables) : null;
     }
 
-    /**
-     * Whether tables can be made for modulus at all: the library has them,
-     * and the modulus is odd, above 1 and not too large.  Part of the one
-     * rule, {@link #tableServes}.
-     */
-    private static boolean tablesPossible(BigInteger modulus) {
-        return NativeBigInteger.hasFixedBase() && modulus.signum() > 0 && modulus.testBit(0)
-                && modulus.bitLength() > 1 && modulus.bitLength() <= MAX_TABLE_MODULUS_BITS;
-    }
-
-    /**
-     * The one rule for when a table of some base mod modulus computes
-     * base^exponent: the explicit API and the transparent tables both ask
-     * here, so they cannot disagree.  The constant-time variant also needs
-     * exponent > 0, as modPowCT does.
-     */
-    static boolean tableServes(BigInteger modulus, BigInteger exponent, boolean constantTime) {
-        return tablesPossible(modulus) && exponent.signum() >= (constantTime ? 1 : 0)
-                && exponent.bitLength() <= modulus.bitLength();
-    }
-
-    /** Whether the loaded library has working fixed-base natives (I2P's has none). */
+    /** Whether the loaded library has working fixed-base natives: asked by JbigiLoader. */
     static boolean nativesWork() {
-        try {
-            ByteBuffer block = nativeAllocateTable(nativeTableBytes(3, 1, 1));
-            long generation = NativeTable.generationOf(block);
-            try {
-                block.position(NativeTable.HEADER_BYTES);
-                ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
-                nativeBuildTable(table, generation, new byte[] {2}, new byte[] {7}, 1, 1, 3);
-                byte[] r = nativeModPow(table, generation, new byte[] {5}, false);
-                return r.length == 1 && r[0] == 4; // 2^5 mod 7
-            } finally {
-                nativeFreeTable(block, generation);
-            }
-        } catch (UnsatisfiedLinkError e) {
-            return false;
-        } catch (RuntimeException e) {
-            return false;
-        }
+        return TableMaker.nativesWork();
     }
 
     /** Builds the variable-time table now rather than on the first modPow. */
@@ -295,156 +200,10 @@ public final class FixedBase implements Closeable {
         try {
             baseForm = OperandBytes.of(base);
             modulusForm = OperandBytes.of(modulus);
-            return newTable(constantTime, baseForm.bytes, modulusForm.bytes);
+            return TableMaker.make(baseForm.bytes, modulusForm.bytes, reachBits, constantTime, account);
         } finally {
             OperandBytes.release(baseForm, modulusForm, null);
         }
-    }
-
-    /** newTable from the byte forms b and m of base and modulus, read-only. */
-    private NativeTable newTable(boolean constantTime, byte[] b, byte[] m) {
-        int rows = constantTime ? constantTimeRows(reachBits) : variableTimeRows(reachBits);
-        int blocks = constantTime ? constantTimeBlocks(reachBits) : variableTimeBlocks(reachBits);
-        long tableBytes = tableBytes(m, rows, blocks);
-        NativeTable t = null;
-        if (account == null) {
-            t = NativeTable.allocate(tableBytes, null);
-        } else {
-            // Reserved before it exists, so that tables being built at once cannot pass the bound together.
-            long bytes = NativeTable.blockBytes(tableBytes);
-            if (!TransparentTables.reserve(account, bytes))
-                return null;
-            try {
-                t = NativeTable.allocate(tableBytes, TransparentTables::freed);
-            } catch (OutOfMemoryError noMemory) {
-                // A table modPow makes by itself is an optimisation: the call goes on without.
-            } finally {
-                if (t == null)
-                    TransparentTables.allocationFailed(account, bytes);
-            }
-            if (t == null)
-                return null;
-        }
-        boolean built = false;
-        ByteBuffer buffer = t.acquire();
-        try {
-            nativeBuildTable(buffer, t.generation(), b, m, rows, blocks, reachBits);
-            built = true;
-        } finally {
-            t.release();
-            if (!built)
-                t.close();
-        }
-        return t;
-    }
-
-    /**
-     * Bytes of a table for modulus (byte form) and comb shape rows x blocks.
-     *
-     * @throws NumberFormatException if modulus is empty
-     * @throws IllegalArgumentException if the shape is out of range
-     */
-    static long tableBytes(byte[] modulus, int rows, int blocks) {
-        if (modulus.length == 0)
-            throw new NumberFormatException("Zero length BigInteger");
-        // At least 2 bits: a modulus of 0 or 1 is then refused by the build, with its own message.
-        int bits = Math.max(2, new BigInteger(modulus).bitLength());
-        long bytes = nativeTableBytes(bits, rows, blocks);
-        if (bytes <= 0)
-            throw new IllegalArgumentException("fixed-base table shape out of range: " + rows + " x " + blocks);
-        return bytes;
-    }
-
-    /**
-     * A new table of base mod modulus, copied into a direct buffer of the
-     * JVM's (limbs in native order): for tests that read and damage a table's
-     * limbs.  It is built in a native block (the natives read tables only in
-     * live blocks from nativeAllocateTable), which is freed before returning.
-     *
-     * @throws ArithmeticException if modulus is even or <= 1
-     * @throws IllegalArgumentException if the shape or reach is out of range
-     */
-    static ByteBuffer buildTable(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
-        if (base == null)
-            throw new NullPointerException("base is null");
-        if (modulus == null)
-            throw new NullPointerException("modulus is null");
-        long bytes = tableBytes(modulus, rows, blocks);
-        ByteBuffer block = nativeAllocateTable(bytes);
-        long generation = NativeTable.generationOf(block);
-        try {
-            block.position(NativeTable.HEADER_BYTES);
-            ByteBuffer table = block.slice().order(ByteOrder.nativeOrder());
-            nativeBuildTable(table, generation, base, modulus, rows, blocks, maxExponentBits);
-            ByteBuffer copy = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
-            copy.put(table);
-            copy.clear();
-            return copy;
-        } finally {
-            nativeFreeTable(block, generation);
-        }
-    }
-
-    /**
-     * More rows: fewer operations per exponentiation, a table twice the size;
-     * more blocks: fewer squarings, a table larger by a block.  With the IFMA
-     * engine, 7 x 4 takes the table size of GMP's 8 x 2 (its numbers are
-     * wider) and 0.96 of its time.  In GMP's format, from 1024 to 4096 bits,
-     * 8 x 4: half the squarings of 8 x 2 for twice the table (256 KiB at 2048
-     * bits), 0.86 to 0.92 of its time on the MULX/ADX engine and on GMP's
-     * functions; above 4096 bits 8 x 2, which keeps a 16384-bit table at 1 MiB.
-     */
-    static int variableTimeRows(int bits) {
-        return ifmaTables(bits) ? 7 : bits >= 1024 ? 8 : bits >= 512 ? 7 : bits >= 256 ? 6 : 4;
-    }
-
-    static int variableTimeBlocks(int bits) {
-        return ifmaTables(bits) ? 4 : bits >= 1024 && largerTables(bits) ? 4 : 2;
-    }
-
-    /**
-     * The constant-time path reads a whole block per digit: each row more
-     * doubles that read and saves multiplications, each block more saves
-     * squarings.  In GMP's format, where a product costs more than a read
-     * (the MULX/ADX engine, GMP's functions), 6 x 6 from 2048 to 4096 bits:
-     * 0.82 to 0.91 of 5 x 4's time on the MULX/ADX engine and 0.88 to 0.965
-     * on GMP's functions (96 KiB at 2048 bits); 5 x 5 from 1024 bits, where
-     * 6 x 6 gave GMP's functions 1.06 (0.96 to 0.98).  The IFMA engine
-     * multiplies faster than it reads: 5 rows there (5 x 6 was 0.945 to
-     * 0.965 of 5 x 4's time, more rows slower), and 8 blocks: a short
-     * exponent runs only the blocks its limbs reach, and a block of 5 x 8
-     * spans 260 bits at 2048 (345 of 5 x 6), so a 256-bit one takes 51
-     * squarings and 52 products rather than 68 and 69; 80 KiB at 2048 bits
-     * (doc/engines.md).
-     */
-    static int constantTimeRows(int bits) {
-        if (bits >= 2048 && largerTables(bits) && !ifmaTables(bits))
-            return 6;
-        return bits >= 256 ? 5 : 4;
-    }
-
-    static int constantTimeBlocks(int bits) {
-        if (bits < 1024)
-            return 2;
-        if (!largerTables(bits))
-            return 4;
-        if (ifmaTables(bits))
-            return 8;
-        return bits >= 2048 ? 6 : 5;
-    }
-
-    /** Up to 4096 bits, where the larger shapes above were measured; above, the smaller tables. */
-    private static boolean largerTables(int bits) {
-        return bits <= 4096;
-    }
-
-    /**
-     * Whether tables for a modulus of bits bits are computed by the IFMA engine
-     * (from 1024 bits): asked of the library when a table is built, so that a
-     * table built while GMP is forced gets GMP's format and GMP's shape.
-     */
-    private static boolean ifmaTables(int bits) {
-        return bits >= 1024 && "avx512-ifma".equals(Engine.current());
     }
 
     /**
@@ -459,9 +218,9 @@ public final class FixedBase implements Closeable {
         if (exponent == null)
             throw new NullPointerException("exponent is null");
         checkOpen();
-        if (usable && tableServes(modulus, exponent, false))
+        if (usable && CombShape.tableServes(modulus, exponent, false))
             return tableModPow(exponent, false);
-        return NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
+        return NativePowers.modPow(base, exponent, modulus);
     }
 
     /**
@@ -484,9 +243,9 @@ public final class FixedBase implements Closeable {
         if (exponent == null)
             throw new NullPointerException("exponent is null");
         checkOpen();
-        if (usable && tableServes(modulus, exponent, true))
+        if (usable && CombShape.tableServes(modulus, exponent, true))
             return tableModPow(exponent, true);
-        return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus);
+        return NativePowers.modPowCT(base, exponent, modulus);
     }
 
     /**
@@ -505,14 +264,14 @@ public final class FixedBase implements Closeable {
     public BigInteger modPowCT(BigInteger exponent, int exponentBits) {
         if (exponent == null)
             throw new NullPointerException("exponent is null");
-        NativeBigInteger.checkBound(exponent, exponentBits);
+        ArgumentChecks.bound(exponent, exponentBits);
         checkOpen();
-        if (usable && exponentBits <= reachBits && tableServes(modulus, exponent, true)) {
-            NativeBigInteger.markSecret(exponent);
+        if (usable && exponentBits <= reachBits && CombShape.tableServes(modulus, exponent, true)) {
+            OperandBytes.markSecret(exponent);
             NativeTable table = table(true);
             ByteBuffer buffer = acquire(table);
             if (buffer == null)
-                return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus, exponentBits);
+                return NativePowers.modPowCT(base, exponent, modulus, exponentBits);
             OperandBytes e = null;
             try {
                 e = OperandBytes.of(exponent);
@@ -523,7 +282,7 @@ public final class FixedBase implements Closeable {
                 reachableUntilHere();
             }
         }
-        return NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus, exponentBits);
+        return NativePowers.modPowCT(base, exponent, modulus, exponentBits);
     }
 
     /**
@@ -553,13 +312,13 @@ public final class FixedBase implements Closeable {
 
     private BigInteger tableModPow(BigInteger exponent, boolean constantTime) {
         if (constantTime)
-            NativeBigInteger.markSecret(exponent);
+            OperandBytes.markSecret(exponent);
         NativeTable table = table(constantTime);
         // null: closed by its owner (explicit: acquire throws), or evicted or never admitted (transparent).
         ByteBuffer buffer = acquire(table);
         if (buffer == null) {
-            return constantTime ? NativeBigInteger.modPowCTWithoutTable(base, exponent, modulus)
-                    : NativeBigInteger.modPowWithoutTable(base, exponent, modulus);
+            return constantTime ? NativePowers.modPowCT(base, exponent, modulus)
+                    : NativePowers.modPow(base, exponent, modulus);
         }
         OperandBytes e = null;
         try {

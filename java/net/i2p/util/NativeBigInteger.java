@@ -1,7 +1,6 @@
 package net.i2p.util;
 
 import java.math.BigInteger;
-import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -28,19 +27,28 @@ import java.util.Random;
  * {@code -Djbigi.debug=true} is set or {@link #main} runs.
  *
  * <p>A NativeBigInteger used again and again as a base with one modulus gets
- * a fixed-base table, which makes each further modPow several times faster;
- * the native memory these tables take is bounded across the JVM (32 MiB by
- * default, {@code -Djbigi.fixedBase.cacheBytes}): a table evicted from the
- * bound is freed at once, or as the last call using it returns, see
+ * a fixed-base table, which saves most of the squarings of each further
+ * modPow.  The native memory these tables take is bounded across the JVM
+ * (32 MiB by default, {@code -Djbigi.fixedBase.cacheBytes}): a table evicted
+ * from the bound is freed at once, or as the last call using it returns, see
  * {@code TransparentTables}.  Tables made through {@link #fixedBase} are
- * the caller's, outside that bound: see {@link FixedBase#close}.
+ * the caller's, outside that bound: see {@link FixedBase#close}.  What a
+ * table saves:
+ * doc/measurements.md: "Fixed-base tables against a plain modPow (2026-12-03 and 2026-12-06)"
  *
  * <p>Instances are immutable and thread-safe, as {@code BigInteger} is.
  */
 public class NativeBigInteger extends BigInteger {
+    /* The public API, every native (JNI binds them by this class's name, as
+     * I2P's own NativeBigInteger declares them) and the constants javac -h
+     * writes into include/jbigi.h.  The rest, by job: ArgumentChecks,
+     * NativePowers (the natives or BigInteger), OperandBytes (who owns a
+     * byte form), TransparentTables and FixedBase (fixed-base tables). */
+
     private static final long serialVersionUID = 5L;
 
-    private static final JbigiLoader.Result LIBRARY = loadLibrary();
+    /** The library, loaded (or not) as this class is initialised; read by {@link NativePowers}. */
+    static final JbigiLoader.Result LIBRARY = loadLibrary();
 
     /**
      * The library's one size limit: the largest array, in bytes, any native
@@ -49,14 +57,20 @@ public class NativeBigInteger extends BigInteger {
      * that javac -h writes it into include/jbigi.h, where the C side reads
      * it (net_i2p_util_NativeBigInteger_NATIVE_MAX_BYTES).
      */
-    private static final int NATIVE_MAX_BYTES = 16 * 1024 * 1024;
+    static final int NATIVE_MAX_BYTES = 16 * 1024 * 1024;
 
     /**
      * Largest value, in bits, the native library takes: a positive value of
      * NATIVE_MAX_BYTES * 8 bits needs a sign byte more.  Larger ones are left
      * to BigInteger.
      */
-    private static final int NATIVE_MAX_BITS = 8 * NATIVE_MAX_BYTES - 1;
+    static final int NATIVE_MAX_BITS = 8 * NATIVE_MAX_BYTES - 1;
+
+    /**
+     * Largest exponent bound taken (the library's operand size limit, in
+     * bits), with or without the library: see {@link ArgumentChecks#bound}.
+     */
+    static final int MAX_BOUND_BITS = 8 * NATIVE_MAX_BYTES;
 
     /**
      * toByteArray() of this value, made once and shared by the native calls
@@ -215,16 +229,6 @@ public class NativeBigInteger extends BigInteger {
         return super.toByteArray();
     }
 
-    /**
-     * Marks value, about to be used as a constant-time exponent, as a
-     * secret: a NativeBigInteger keeps no cached byte form from now on, and
-     * the one it had is wiped as soon as no call is reading it (see
-     * {@link OperandBytes#markSecret}).
-     */
-    static void markSecret(BigInteger value) {
-        OperandBytes.markSecret(value);
-    }
-
     // ---- modPow ----
 
     /**
@@ -247,48 +251,13 @@ public class NativeBigInteger extends BigInteger {
      *         not relatively prime to modulus
      */
     public static BigInteger modPow(BigInteger base, BigInteger exponent, BigInteger modulus) {
-        checkArguments(base, exponent, modulus);
+        ArgumentChecks.notNull(base, exponent, modulus);
         if (LIBRARY.loaded && base instanceof NativeBigInteger) {
             FixedBase fixed = TransparentTables.lookup((NativeBigInteger) base, exponent, modulus, false);
             if (fixed != null)
                 return fixed.modPow(exponent);
         }
-        return modPowWithoutTable(base, exponent, modulus);
-    }
-
-    /** modPow without looking for a fixed-base table: what a FixedBase falls back to. */
-    static BigInteger modPowWithoutTable(BigInteger base, BigInteger exponent, BigInteger modulus) {
-        if (!LIBRARY.loaded || !nativeSized(base, exponent, modulus))
-            return javaModPow(base, exponent, modulus);
-        if (exponent.signum() < 0 && LIBRARY.jbigiVersion < 5) {
-            // Version 4 refuses negative exponents: invert, then raise.
-            BigInteger inverse = modInverse(base, modulus);
-            return modPowWithoutTable(inverse, exponent.negate(), modulus);
-        }
-        return callPower(POW, base, exponent, modulus);
-    }
-
-    /** One of the native powers, as a value. */
-    private interface NativePower {
-        byte[] apply(byte[] base, byte[] exponent, byte[] modulus);
-    }
-
-    private static final NativePower POW = NativeBigInteger::nativeModPow;
-    private static final NativePower POW_CT = NativeBigInteger::nativeModPowCT;
-
-    /** power on the byte forms, whose copies made for this call are wiped after it. */
-    private static BigInteger callPower(NativePower power, BigInteger base, BigInteger exponent, BigInteger modulus) {
-        OperandBytes b = null;
-        OperandBytes e = null;
-        OperandBytes m = null;
-        try {
-            b = OperandBytes.of(base);
-            e = OperandBytes.of(exponent);
-            m = OperandBytes.of(modulus);
-            return fromNative(power.apply(b.bytes, e.bytes, m.bytes));
-        } finally {
-            OperandBytes.release(b, e, m);
-        }
+        return NativePowers.modPow(base, exponent, modulus);
     }
 
     // ---- modPowCT ----
@@ -335,23 +304,13 @@ public class NativeBigInteger extends BigInteger {
      * @throws ArithmeticException as {@link BigInteger#modPow}
      */
     public static BigInteger modPowCT(BigInteger base, BigInteger exponent, BigInteger modulus) {
-        checkArguments(base, exponent, modulus);
+        ArgumentChecks.notNull(base, exponent, modulus);
         if (LIBRARY.loaded && base instanceof NativeBigInteger) {
             FixedBase fixed = TransparentTables.lookup((NativeBigInteger) base, exponent, modulus, true);
             if (fixed != null)
                 return fixed.modPowCT(exponent);
         }
-        return modPowCTWithoutTable(base, exponent, modulus);
-    }
-
-    /** modPowCT without looking for a fixed-base table: what a FixedBase falls back to. */
-    static BigInteger modPowCTWithoutTable(BigInteger base, BigInteger exponent, BigInteger modulus) {
-        markSecret(exponent);
-        if (LIBRARY.loaded && modulus.signum() > 0 && modulus.testBit(0) && exponent.signum() > 0
-                && nativeSized(base, exponent, modulus)) {
-            return callPower(POW_CT, base, exponent, modulus);
-        }
-        return modPowWithoutTable(base, exponent, modulus);
+        return NativePowers.modPowCT(base, exponent, modulus);
     }
 
     /**
@@ -390,57 +349,14 @@ public class NativeBigInteger extends BigInteger {
      * @throws ArithmeticException as {@link BigInteger#modPow}
      */
     public static BigInteger modPowCT(BigInteger base, BigInteger exponent, BigInteger modulus, int exponentBits) {
-        checkArguments(base, exponent, modulus);
-        checkBound(exponent, exponentBits);
+        ArgumentChecks.notNull(base, exponent, modulus);
+        ArgumentChecks.bound(exponent, exponentBits);
         if (LIBRARY.loaded && base instanceof NativeBigInteger) {
             FixedBase fixed = TransparentTables.lookup((NativeBigInteger) base, exponent, modulus, true);
             if (fixed != null)
                 return fixed.modPowCT(exponent, exponentBits);
         }
-        return modPowCTWithoutTable(base, exponent, modulus, exponentBits);
-    }
-
-    /**
-     * Largest exponent bound taken (the library's operand size limit, in
-     * bits), with or without the library: a larger one would take the
-     * exponent at its own length, which then shows in the time.
-     */
-    private static final int MAX_BOUND_BITS = 8 * NATIVE_MAX_BYTES;
-
-    /**
-     * Checks 1 <= exponentBits <= 2^27 and 0 <= exponent < 2^exponentBits.
-     *
-     * @throws IllegalArgumentException if not
-     */
-    static void checkBound(BigInteger exponent, int exponentBits) {
-        if (exponentBits < 1 || exponentBits > MAX_BOUND_BITS)
-            throw new IllegalArgumentException("exponentBits must be from 1 to " + MAX_BOUND_BITS + ": "
-                    + exponentBits);
-        if (exponent.signum() < 0)
-            throw new IllegalArgumentException("exponent must not be negative for a bounded modPowCT");
-        if (exponent.bitLength() > exponentBits)
-            throw new IllegalArgumentException("exponent is 2^exponentBits or more (exponentBits " + exponentBits + ")");
-    }
-
-    /** The bounded modPowCT without a fixed-base table: what a FixedBase falls back to. */
-    static BigInteger modPowCTWithoutTable(BigInteger base, BigInteger exponent, BigInteger modulus,
-                                           int exponentBits) {
-        markSecret(exponent);
-        if (LIBRARY.loaded && constantTimeEdgeToEdge() && modulus.signum() > 0 && modulus.testBit(0)
-                && exponent.signum() > 0 && nativeSized(base, exponent, modulus)) {
-            OperandBytes b = null;
-            OperandBytes e = null;
-            OperandBytes m = null;
-            try {
-                b = OperandBytes.of(base);
-                e = OperandBytes.of(exponent);
-                m = OperandBytes.of(modulus);
-                return fromNative(nativeModPowCTBound(b.bytes, e.bytes, m.bytes, exponentBits));
-            } finally {
-                OperandBytes.release(b, e, m);
-            }
-        }
-        return modPowCTWithoutTable(base, exponent, modulus);
+        return NativePowers.modPowCT(base, exponent, modulus, exponentBits);
     }
 
     /**
@@ -486,47 +402,8 @@ public class NativeBigInteger extends BigInteger {
      * @throws ArithmeticException if modulus is 0 or even, or exponent is 0
      */
     public static byte[] modPowCT(byte[] base, byte[] exponent, byte[] modulus) {
-        checkFixedArgument(base, "base");
-        checkFixedArgument(exponent, "exponent");
-        checkFixedArgument(modulus, "modulus");
-        if (!anyBitSet(modulus))
-            throw new ArithmeticException("BigInteger: modulus not positive");
-        if ((modulus[modulus.length - 1] & 1) == 0)
-            throw new ArithmeticException("modulus must be odd for the constant-time modPow");
-        if (!anyBitSet(exponent))
-            throw new ArithmeticException("exponent must be positive for the constant-time modPow");
-        if (constantTimeEdgeToEdge() && base.length <= NATIVE_MAX_BYTES && exponent.length <= NATIVE_MAX_BYTES
-                && modulus.length <= NATIVE_MAX_BYTES)
-            return nativeModPowCTFixed(base, exponent, modulus);
-        BigInteger m = new BigInteger(1, modulus);
-        BigInteger e = new BigInteger(1, exponent);
-        BigInteger r = modPowCTWithoutTable(new BigInteger(1, base), e, m);
-        return padded(r, modulus.length);
-    }
-
-    private static void checkFixedArgument(byte[] value, String name) {
-        if (value == null)
-            throw new NullPointerException(name + " is null");
-        if (value.length == 0)
-            throw new IllegalArgumentException(name + " is empty");
-    }
-
-    /** Whether any byte is non-zero, reading them all (no early exit on a secret). */
-    private static boolean anyBitSet(byte[] value) {
-        int any = 0;
-        for (byte b : value)
-            any |= b;
-        return any != 0;
-    }
-
-    /** value (0 <= value < 256^length) as exactly length unsigned big-endian bytes. */
-    private static byte[] padded(BigInteger value, int length) {
-        byte[] bytes = value.toByteArray();
-        byte[] out = new byte[length];
-        int copy = Math.min(bytes.length, length);
-        System.arraycopy(bytes, bytes.length - copy, out, length - copy, copy);
-        Arrays.fill(bytes, (byte) 0);
-        return out;
+        ArgumentChecks.fixedLength(base, exponent, modulus);
+        return NativePowers.modPowCT(base, exponent, modulus);
     }
 
     /**
@@ -537,27 +414,7 @@ public class NativeBigInteger extends BigInteger {
      * the loader's status line.
      */
     static boolean constantTimeEdgeToEdge() {
-        return EdgeToEdge.PRESENT;
-    }
-
-    /** Asked once, on first use: whether the fixed-length native is there and right. */
-    private static final class EdgeToEdge {
-        static final boolean PRESENT = probe();
-
-        private static boolean probe() {
-            if (!LIBRARY.loaded)
-                return false;
-            try {
-                byte[] r = nativeModPowCTFixed(new byte[] {2}, new byte[] {5}, new byte[] {0, 7});
-                byte[] bounded = nativeModPowCTBound(new byte[] {2}, new byte[] {5}, new byte[] {7}, 3);
-                return r.length == 2 && r[0] == 0 && r[1] == 4 // 2^5 mod 7
-                        && bounded.length == 1 && bounded[0] == 4;
-            } catch (UnsatisfiedLinkError e) {
-                return false;
-            } catch (RuntimeException e) {
-                return false;
-            }
-        }
+        return NativePowers.EdgeToEdge.PRESENT;
     }
 
     // ---- fixed bases ----
@@ -607,58 +464,22 @@ public class NativeBigInteger extends BigInteger {
             throw new NullPointerException("value is null");
         if (modulus == null)
             throw new NullPointerException("modulus is null");
-        if (!LIBRARY.loaded || !nativeSized(value, modulus, modulus))
-            return javaModInverse(value, modulus);
-        OperandBytes v = null;
-        OperandBytes m = null;
-        try {
-            v = OperandBytes.of(value);
-            m = OperandBytes.of(modulus);
-            return fromNative(nativeModInverse(v.bytes, m.bytes));
-        } finally {
-            OperandBytes.release(v, m, null);
-        }
+        return NativePowers.modInverse(value, modulus);
     }
 
     // ---- helpers ----
 
-    private static void checkArguments(BigInteger base, BigInteger exponent, BigInteger modulus) {
-        if (base == null)
-            throw new NullPointerException("base is null");
-        if (exponent == null)
-            throw new NullPointerException("exponent is null");
-        if (modulus == null)
-            throw new NullPointerException("modulus is null");
-    }
-
-    /** True if the library takes all three operands (it refuses any over 16 MiB). */
-    private static boolean nativeSized(BigInteger a, BigInteger b, BigInteger c) {
-        return a.bitLength() <= NATIVE_MAX_BITS && b.bitLength() <= NATIVE_MAX_BITS
-                && c.bitLength() <= NATIVE_MAX_BITS;
-    }
-
+    /** A native result as a value, the array becoming its cached byte form. */
     static NativeBigInteger fromNative(byte[] result) {
         return new NativeBigInteger(result, true);
     }
 
-    /** BigInteger's own modPow, also for a NativeBigInteger base (no recursion). */
-    private static BigInteger javaModPow(BigInteger base, BigInteger exponent, BigInteger modulus) {
-        if (base instanceof NativeBigInteger)
-            return ((NativeBigInteger) base).superModPow(exponent, modulus);
-        return base.modPow(exponent, modulus);
-    }
-
-    private static BigInteger javaModInverse(BigInteger value, BigInteger modulus) {
-        if (value instanceof NativeBigInteger)
-            return ((NativeBigInteger) value).superModInverse(modulus);
-        return value.modInverse(modulus);
-    }
-
-    private BigInteger superModPow(BigInteger exponent, BigInteger modulus) {
+    /** BigInteger's own modPow and modInverse, for the pure-Java path ({@link NativePowers}). */
+    BigInteger superModPow(BigInteger exponent, BigInteger modulus) {
         return super.modPow(exponent, modulus);
     }
 
-    private BigInteger superModInverse(BigInteger modulus) {
+    BigInteger superModInverse(BigInteger modulus) {
         return super.modInverse(modulus);
     }
 

@@ -69,7 +69,7 @@ final class TransparentTables {
      * been used often enough with this modulus; else null.
      */
     static FixedBase lookup(NativeBigInteger base, BigInteger exponent, BigInteger modulus, boolean constantTime) {
-        if (AFTER_USES <= 0 || MAX_BYTES <= 0 || !FixedBase.tableServes(modulus, exponent, constantTime))
+        if (AFTER_USES <= 0 || MAX_BYTES <= 0 || !CombShape.tableServes(modulus, exponent, constantTime))
             return null;
         // Read once: other threads may replace the base's Use at any moment,
         // and everything below must concern this one modulus.

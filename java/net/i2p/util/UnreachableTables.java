@@ -17,9 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class UnreachableTables {
     /** A FixedBase, watched; holds its tables, never the FixedBase itself. */
     static final class Watch extends PhantomReference<Object> {
-        private final FixedBase.TablePair tables;
+        private final TablePair tables;
 
-        Watch(Object owner, FixedBase.TablePair tables) {
+        Watch(Object owner, TablePair tables) {
             super(owner, QUEUE);
             this.tables = tables;
         }
@@ -39,7 +39,7 @@ final class UnreachableTables {
     }
 
     /** Watches owner, whose tables are closed once it is unreachable. */
-    static Watch watch(Object owner, FixedBase.TablePair tables) {
+    static Watch watch(Object owner, TablePair tables) {
         Watch w = new Watch(owner, tables);
         WATCHED.add(w);
         return w;

@@ -243,7 +243,7 @@ class FixedLengthModPowCTTest {
         for (int bits : new int[] {1000, 1024, 2048, 4096}) {
             BigInteger m = oddModulus(bits);
             BigInteger g = new BigInteger(bits, RANDOM).mod(m);
-            int rows = FixedBase.constantTimeRows(bits), blocks = FixedBase.constantTimeBlocks(bits);
+            int rows = CombShape.constantTimeRows(bits), blocks = CombShape.constantTimeBlocks(bits);
             Tables.Block table = Tables.direct(Tables.build(g.toByteArray(), m.toByteArray(), rows, blocks, bits));
             // The reach as fixedbase.c rounds it: whole blocks of whole rows.
             int blockBits = ((bits + rows - 1) / rows + blocks - 1) / blocks;

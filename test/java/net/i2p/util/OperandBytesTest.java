@@ -64,7 +64,7 @@ class OperandBytesTest {
         NativeBigInteger n = fresh();
         OperandBytes first = OperandBytes.of(n);
         OperandBytes second = OperandBytes.of(n);
-        NativeBigInteger.markSecret(n);
+        OperandBytes.markSecret(n);
         assertArrayEquals(VALUE.toByteArray(), first.bytes, "zeroed under its readers");
         first.release();
         assertArrayEquals(VALUE.toByteArray(), second.bytes, "zeroed under its last reader");
@@ -78,7 +78,7 @@ class OperandBytesTest {
         NativeBigInteger n = fresh();
         OperandBytes form = OperandBytes.of(n);
         form.release();
-        NativeBigInteger.markSecret(n);
+        OperandBytes.markSecret(n);
         assertTrue(allZero(form.bytes));
         assertNull(n.cachedForm);
     }
@@ -86,7 +86,7 @@ class OperandBytesTest {
     @Test
     void aSecretValueGetsACopyForEachCallZeroedAfterIt() {
         NativeBigInteger n = fresh();
-        NativeBigInteger.markSecret(n);
+        OperandBytes.markSecret(n);
         OperandBytes first = OperandBytes.of(n);
         OperandBytes second = OperandBytes.of(n);
         assertFalse(first.isShared());
@@ -109,7 +109,7 @@ class OperandBytesTest {
         assertArrayEquals(VALUE.toByteArray(), copy);
         copy[0] ^= 1;
         assertArrayEquals(VALUE.toByteArray(), reader.bytes, "a copy handed out wrote the cached form");
-        NativeBigInteger.markSecret(n);
+        OperandBytes.markSecret(n);
         assertArrayEquals(VALUE.toByteArray(), n.toByteArray(), "a secret's toByteArray()");
         reader.release();
         assertTrue(allZero(reader.bytes));
@@ -123,7 +123,7 @@ class OperandBytesTest {
         NativeBigInteger copy = new NativeBigInteger(n);
         OperandBytes copyForm = OperandBytes.of(copy);
         assertNotSame(nForm.bytes, copyForm.bytes);
-        NativeBigInteger.markSecret(n);
+        OperandBytes.markSecret(n);
         nForm.release();
         assertTrue(allZero(nForm.bytes));
         assertArrayEquals(VALUE.toByteArray(), copyForm.bytes, "another value's marking zeroed this one's form");
@@ -153,7 +153,7 @@ class OperandBytesTest {
         form.release();
         assertThrows(ArithmeticException.class, () -> NativeBigInteger.modPow(n, C, BigInteger.ZERO));
         assertThrows(ArithmeticException.class, () -> NativeBigInteger.modInverse(n, BigInteger.ZERO));
-        NativeBigInteger.markSecret(n);
+        OperandBytes.markSecret(n);
         assertTrue(allZero(form.bytes), "a failed call still counts as reading the form");
     }
 
@@ -166,7 +166,7 @@ class OperandBytesTest {
         OperandBytes form = OperandBytes.of(result);
         assertTrue(form.isShared());
         form.release();
-        NativeBigInteger.markSecret(result);
+        OperandBytes.markSecret(result);
         assertTrue(allZero(form.bytes));
         assertEquals(C.modPow(VALUE, P), result);
     }

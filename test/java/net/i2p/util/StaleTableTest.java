@@ -59,7 +59,7 @@ class StaleTableTest {
     void aStaleTableAtAReusedAddressIsRefusedAndTheNewOwnerKeepsItsTable() {
         assumeTrue(NativeBigInteger.isNative() && NativeBigInteger.hasFixedBase(),
                 "no fixed-base natives: " + NativeBigInteger.loadStatus());
-        long tableBytes = FixedBase.tableBytes(M.toByteArray(), 3, 2);
+        long tableBytes = TableMaker.tableBytes(M.toByteArray(), 3, 2);
         Block old = new Block(tableBytes);
         old.build(2);
         assertEquals(BigInteger.valueOf(1024), new BigInteger(FixedBase.nativeModPow(old.table, old.generation, TEN,

@@ -15,7 +15,7 @@ final class Tables {
 
     /** The limbs of a table FixedBase builds for these arguments. */
     static long[] build(byte[] base, byte[] modulus, int rows, int blocks, int maxExponentBits) {
-        return limbs(FixedBase.buildTable(base, modulus, rows, blocks, maxExponentBits));
+        return limbs(TableMaker.buildTable(base, modulus, rows, blocks, maxExponentBits));
     }
 
     static long[] limbs(ByteBuffer table) {
