@@ -1,7 +1,7 @@
 /*
  * registry.c - the engines, one row each, and the size rules that choose
- * one per call (engine.h).  The bounds come from measurements:
- * doc/engines.md, "The engine table", has the figures behind each.
+ * one per call (engine.h).  Each bound was set from a measurement:
+ * doc/measurements.md: "The engine table's bounds (2026-11-30 to 2026-12-03)"
  *
  *   one limb          small: variable time only
  *   IFMA's sizes      avx512-ifma, where the CPU has it and its self-test
