@@ -37,8 +37,11 @@ gmp_source_dir() {
 
 # One line per tool: its version as it reports it.
 tool_line() { # label command...
-    v=$("$@" 2>&1 | head -n 1) || v="not installed"
-    printf ' %s: %s\n' "$1" "$v"
+    label=$1
+    shift
+    v="not installed"
+    ! command -v "$1" >/dev/null || v=$("$@" 2>&1 | head -n 1)
+    printf ' %s: %s\n' "$label" "$v"
 }
 
 buildinfo() {
@@ -81,6 +84,8 @@ files() {
         die "uncommitted changes: a release is of a commit (JBIGI_RELEASE_DIRTY=1 to go on anyway)"
     fi
     cp build/jbigi.jar "$out/$name.jar"
+    # Again, in case the jar was made under another SOURCE_DATE_EPOCH.
+    strip-nondeterminism --type jar --timestamp "$SOURCE_DATE_EPOCH" "$out/$name.jar" >/dev/null
     [ "$(unzip -Z1 "$out/$name.jar" | head -n 1)" = META-INF/ ] || die "$name.jar: the manifest is not first"
     say "$name.jar: $(jar_rows | tr '\n' ' ')"
 
