@@ -5,10 +5,11 @@
 # lengths, and each builds, one after the other, lib/libjbigi.so and its jar,
 # then this CPU's row as the dist builds it (its Linux library, its Windows
 # DLL, jcpuid for both) and the dist jar's assembly from them.  Both reuse
-# this tree's GMP builds (build/gmp-static, build/gmp-6.2.1-<cpu> and
-# -windows-<cpu>), never build GMP.  One ok / not ok line per file compared;
-# ends with "N passed, N failed, N skipped".  Called by test/run-tests.sh
-# --all (make check); a few minutes on 2 cores.
+# this tree's GMP source and builds (build/gmp-src-6.2.1, build/gmp-static,
+# build/gmp-6.2.1-<cpu> and -windows-<cpu>), never build GMP.  One ok / not
+# ok line per file compared, and one per tree for build paths inside; ends
+# with "N passed, N failed, N skipped".  Called by test/run-tests.sh --all
+# (make check); a few minutes on 2 cores.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 passed=0
@@ -49,7 +50,7 @@ build_in() {
     dir=$1
     sh src/release/source-tree.sh "$dir" || return 1
     mkdir -p "$dir/build"
-    for g in "gmp-6.2.1-$variant" ${windows:+"gmp-6.2.1-windows-$windows"}; do
+    for g in gmp-src-6.2.1 "gmp-6.2.1-$variant" ${windows:+"gmp-6.2.1-windows-$windows"}; do
         ln -s "$(readlink -f "build/$g")" "$dir/build/$g"
     done
     ln -s "gmp-6.2.1-$variant/install" "$dir/build/gmp-static"
