@@ -16,6 +16,8 @@
 #   make ct-check         timing-leak measurement of the constant-time paths (CT_ARGS="--measurements N")
 #   make dist             build/jbigi.jar with every variant of src/cpu/variants.tsv (./build.sh dist),
 #                         and build/i2p/jbigi.jar (libraries only, to replace I2P's lib/jbigi.jar)
+#   make release          build/release/: the versioned dist jar, the source tarball (GMP's source
+#                         included), release notes, a buildinfo and SHA256SUMS (./build.sh release)
 #   make install I2P=dir  copy lib/libjbigi.so and GMP's licence texts into an I2P install directory
 #   make header           regenerate include/jbigi.h after changing the natives
 #   make clean
@@ -145,7 +147,7 @@ OBJ := build/obj-$(GMP)-$(or $(VARIANT),host)-$(notdir $(LIB_CC))
 variant_features = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { for (i = 7; i <= NF; i++) if ($$i != "-") printf "%s ", $$i }' src/cpu/variants.tsv))
 GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
 
-.PHONY: all jar dist dist-lib dist-lib-windows dist-jar test check check-all-tiers check-sanitizers speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
+.PHONY: all jar dist dist-lib dist-lib-windows dist-jar release release-files release-deb test check check-all-tiers check-sanitizers speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
 .DELETE_ON_ERROR:
 
 all: $(LIBRARY) $(JAR_FILE)
@@ -261,6 +263,7 @@ $(JAR_FILE): build/classes.stamp build/classes/net/i2p/util/variants.tsv $(LIBRA
 	$(if $(GMP_DEPS),cp $(addprefix $(GMP_PREFIX)/,$(GMP_LICENCES)) $(OUT_DIR)/jar-resources/META-INF/)
 	$(JAR) --create --file $@ --main-class net.i2p.util.NativeBigInteger --manifest build/jar-manifest \
 	  -C build/classes . -C $(OUT_DIR)/jar-resources .
+	$(NORMALIZE_JAR) $@
 	@echo "$@ carries $(RESOURCE_NAME)"
 
 # ---- the dist jar: every variant (./build.sh dist builds each GMP, then calls these) ----
@@ -350,6 +353,7 @@ dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-
 	$(JAR) --create --file build/i2p/jbigi.jar --manifest build/jar-manifest -C build/jar-resources .
 	$(JAR) --create --file build/jbigi.jar --main-class net.i2p.util.NativeBigInteger --manifest build/jar-manifest \
 	  -C build/classes . -C build/jar-resources .
+	$(NORMALIZE_JAR) build/i2p/jbigi.jar build/jbigi.jar
 	@echo "build/jbigi.jar carries: $(DIST_VARIANTS)$(if $(strip $(DIST_WINDOWS_VARIANTS)), Windows: $(DIST_WINDOWS_VARIANTS))$(if $(strip $(DIST_JCPUID)), and jcpuid); build/i2p/jbigi.jar the same without classes"
 
 # ---- running ----
@@ -435,3 +439,53 @@ clean:
 # Also removes the GMP builds under build/ (minutes to redo).
 distclean: clean
 	rm -rf build lib
+
+# ---- releases: reproducible builds, and build/release/ ----
+# Every build reads SOURCE_DATE_EPOCH: the time of the last commit, or in a
+# release's source tarball (no git) the one its file SOURCE_DATE_EPOCH
+# records; one set in the environment wins (as dpkg-buildpackage sets it).
+ifndef SOURCE_DATE_EPOCH
+SOURCE_DATE_EPOCH := $(shell cat SOURCE_DATE_EPOCH 2>/dev/null || git log -1 --format=%ct 2>/dev/null)
+endif
+ifneq ($(SOURCE_DATE_EPOCH),)
+export SOURCE_DATE_EPOCH
+endif
+# The build directory mapped out of the binaries (__FILE__, debug info).
+REPRO_CFLAGS := -ffile-prefix-map=$(CURDIR)=.
+LIB_CFLAGS += $(REPRO_CFLAGS)
+BASELINE_CFLAGS += $(REPRO_CFLAGS)
+WIN_LIB_CFLAGS += $(REPRO_CFLAGS)
+WIN_BASELINE_CFLAGS += $(REPRO_CFLAGS)
+# The DLLs: no link time stamp, no image base derived from the output's path.
+WIN_LDFLAGS += -Wl,--no-insert-timestamp -Wl,--disable-auto-image-base
+# A jar's entries sorted (the manifest first) and all of one time,
+# SOURCE_DATE_EPOCH: JDK 17's jar has no --date.  Debian's package
+# strip-nondeterminism; without it (or without a SOURCE_DATE_EPOCH) the jar
+# is left as jar wrote it, and make release refuses to run.
+STRIP_NONDETERMINISM := $(shell command -v strip-nondeterminism 2>/dev/null)
+NORMALIZE_JAR = $(if $(and $(STRIP_NONDETERMINISM),$(SOURCE_DATE_EPOCH)),TZ=UTC $(STRIP_NONDETERMINISM) --type jar \
+  --timestamp $(SOURCE_DATE_EPOCH),: not normalised, no strip-nondeterminism or SOURCE_DATE_EPOCH:)
+
+# make release: build/release/ holds jbigi-<version>.jar (the dist jar,
+# every row of src/cpu/variants.tsv; no host detection), the Debian
+# packages (release-deb), jbigi-<version>-src.tar.gz (this source, its
+# SOURCE_DATE_EPOCH and Debian's GMP source package), the release notes from
+# CHANGELOG.md, jbigi-<version>.buildinfo (the toolchain) and SHA256SUMS.
+# GMP builds under build/ are reused; ./build.sh release builds the missing.
+release:
+	./build.sh release
+
+# What ./build.sh release runs once every library is built.
+RELEASE_ENV = VERSION="$(VERSION)" JAVAC="$(JAVAC)" JAR="$(JAR)" CC="$(CC)"
+release-files:
+	@test -n '$(STRIP_NONDETERMINISM)' || { echo "make release needs strip-nondeterminism: apt-get install strip-nondeterminism" >&2; exit 1; }
+	@test -n '$(SOURCE_DATE_EPOCH)' || { echo "no SOURCE_DATE_EPOCH: neither git nor a file SOURCE_DATE_EPOCH says when the source was last changed" >&2; exit 1; }
+	$(RELEASE_ENV) sh src/release/assemble.sh files
+	$(MAKE) --no-print-directory release-deb
+	$(RELEASE_ENV) sh src/release/assemble.sh finish
+
+# Hook: the Debian packages into build/release/ (debian/'s own target fills
+# this recipe in); release-files runs it between the files and SHA256SUMS.
+# With debian/ present, make deb writes them (DEB_OUT); until then, none.
+release-deb:
+	$(if $(wildcard debian/rules),$(MAKE) --no-print-directory deb DEB_OUT=build/release,@echo "release-deb: no debian/ here: no Debian packages")

@@ -30,6 +30,8 @@ readonly DEBIAN_ORIG=gmp_6.2.1+dfsg1.orig.tar.xz
 readonly DEBIAN_ORIG_SHA256=471b9e463e04362a0124f215afc5f0a4b99caedeeb62634c61bbc12988efa64c
 readonly DEBIAN_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 readonly GMP_SRC=$BUILD_DIR/gmp-src-$GMP_VERSION
+# The other two files of Debian's source package, and the route through them.
+. "$PROJECT_DIR/src/release/gmp-debian.sh"
 
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 readonly JOBS
@@ -40,7 +42,7 @@ die() { printf 'build.sh: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
     cat <<'EOF'
-Usage: ./build.sh [static|dynamic|fat|dist]
+Usage: ./build.sh [static|dynamic|fat|dist|release]
        ./build.sh i2p-jar PATH/TO/I2P/lib/jbigi.jar
        ./build.sh --gmp-only static|fat|<cpu>|windows-<cpu>
                                                  only build GMP (for the Makefile)
@@ -53,14 +55,16 @@ Usage: ./build.sh [static|dynamic|fat|dist]
   dist     every row of src/cpu/variants.tsv in build/jbigi.jar (the ARM rows
            when their cross compilers are installed; a Windows DLL for every
            x86-64 row when mingw-w64 is), and build/i2p/jbigi.jar
+  release  the dist with every row (none skipped), then build/release/ (make release)
   i2p-jar  the dist, then build/i2p/jbigi.jar with ours for every platform
            and CPU built and I2P's own libraries (from the jar given) for the
            rest: macOS, FreeBSD, 32-bit x86, ARMv5/v6, PowerPC
 
 GMP 6.2.1 source, first found (each checked against a pinned SHA-256):
-  1. $GMP_TARBALL or gmp-6.2.1.tar.xz in the project directory
-  2. Debian's source package "gmp" (apt-get source; needs dpkg-dev)
-  3. gmplib.org
+  1. $GMP_TARBALL, or Debian's source package "gmp" in gmp-source/ (a
+     release's source tarball) or build/gmp-source/ (an earlier download)
+  2. gmp-6.2.1.tar.xz in the project directory
+  3. Debian's source package "gmp" (apt-get source), 4. gmplib.org
 
 Environment:
   JBIGI_VARIANT=<cpu>   build this row of src/cpu/variants.tsv instead of the host's
@@ -269,13 +273,10 @@ fetch_debian_source() {
         tail -n 3 "$apt/log"
         return 1
     }
-    local orig=$apt/dl/$DEBIAN_ORIG actual dsc
-    [[ -f $orig ]] || { say "Debian's gmp is not $GMP_VERSION ($(ls "$apt/dl"))"; return 1; }
-    actual=$(sha256_of "$orig")
-    [[ $actual == "$DEBIAN_ORIG_SHA256" ]] || die "SHA-256 of $DEBIAN_ORIG is $actual, expected $DEBIAN_ORIG_SHA256"
-    dsc=$(ls "$apt/dl"/gmp_*.dsc)
-    dpkg-source -x "$dsc" "$SCRATCH/gmp" >>"$apt/log" 2>&1 || die "dpkg-source -x $dsc failed"
-    adopt_source "$SCRATCH/gmp" "${dsc##*/}, $DEBIAN_ORIG sha256 $actual"
+    [[ -f $apt/dl/$DEBIAN_ORIG ]] || { say "Debian's gmp is not $GMP_VERSION ($(ls "$apt/dl"))"; return 1; }
+    debian_files_ok "$apt/dl" || die "Debian's gmp source package differs from the one pinned in src/release/gmp-debian.sh"
+    # Kept: a release bundles them (build/gmp-source).
+    mkdir -p "$FETCHED_GMP" && cp "$apt/dl/$DEBIAN_DSC" "$apt/dl/$DEBIAN_ORIG" "$apt/dl/$DEBIAN_DIFF" "$FETCHED_GMP/"
 }
 
 fetch_release() {
@@ -294,12 +295,16 @@ fetch_release() {
 
 obtain_gmp_source() {
     [[ -f $GMP_SRC/.jbigi-verified ]] && return 0
-    local tarball=${GMP_TARBALL:-$PROJECT_DIR/$GMP_RELEASE}
-    if [[ -f $tarball ]]; then
+    local tarball=${GMP_TARBALL:-$PROJECT_DIR/$GMP_RELEASE} debian
+    if [[ -z ${GMP_TARBALL:-} ]] && debian=$(debian_source_dir); then
+        unpack_debian_source "$debian"
+    elif [[ -f $tarball ]]; then
         unpack_release "$tarball"
     elif [[ -n ${GMP_TARBALL:-} ]]; then
         die "GMP_TARBALL=$GMP_TARBALL: no such file"
-    elif ! fetch_debian_source && ! fetch_release; then
+    elif fetch_debian_source; then
+        unpack_debian_source "$FETCHED_GMP"
+    elif ! fetch_release; then
         die "no GMP $GMP_VERSION source: put $GMP_RELEASE in $PROJECT_DIR, make Debian's mirror reachable
     (with dpkg-dev installed), or allow downloads from gmplib.org"
     fi
@@ -482,6 +487,7 @@ build_dist() {
         cross=$(cross_compiler "$arch")
         if [[ -n $cross ]] && ! command -v "$cross" >/dev/null; then
             say "skipping $cpu: apt-get install $(cross_package "$cross") to cross-build it"
+            [[ ${JBIGI_RELEASE:-0} != 1 ]] || die "a release carries every row: install the cross compiler"
             continue
         fi
         rows+=("$cpu")
@@ -491,6 +497,7 @@ build_dist() {
         while read -r cpu _; do windows+=("$cpu"); done < <(variant_rows x86_64)
     else
         say "skipping the Windows DLLs: apt-get install $(cross_package "$MINGW-gcc") to cross-build them"
+        [[ ${JBIGI_RELEASE:-0} != 1 ]] || die "a release carries the Windows DLLs: install mingw-w64"
     fi
     local builds=()
     for cpu in "${rows[@]}"; do builds+=("$cpu:linux"); done
@@ -575,12 +582,14 @@ main() {
             build_i2p_jar "$2"
             return 0
             ;;
-        static | dynamic | fat | dist) [[ $# -le 1 ]] || { usage >&2; exit 2; } ;;
+        static | dynamic | fat | dist | release) [[ $# -le 1 ]] || { usage >&2; exit 2; } ;;
         *) printf 'build.sh: unknown argument: %s\n\n' "$1" >&2; usage >&2; exit 2 ;;
     esac
     check_tools "$mode"
     if [[ $mode == dist ]]; then
         build_dist
+    elif [[ $mode == release ]]; then
+        release_gmp_source && JBIGI_RELEASE=1 build_dist && make -C "$PROJECT_DIR" --no-print-directory release-files
     else
         build_mode "$mode"
     fi

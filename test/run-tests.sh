@@ -10,8 +10,9 @@
 #                              JBIGI_CHECK_MODES, default system: make check
 #                              builds them), and the ones that emulate or fetch: the jar on
 #                              emulated CPUs and ARM under QEMU, the jar on
-#                              JDK 8 to 26 (`make check`, which adds the
-#                              sanitizers, valgrind and the fuzzer)
+#                              JDK 8 to 26, the host pieces of a release
+#                              built twice in two trees (`make check`, which
+#                              adds the sanitizers, valgrind and the fuzzer)
 # Called by `make test` and `make check`, which pass the tools in the environment:
 # JAVA, JAVAC, JUNIT_JAR, CC, CFLAGS, GMP_LIBS, and C_SOURCES (the Makefile's
 # list of the library's sources).  How each outcome is counted: test/lib.sh.
@@ -214,6 +215,12 @@ if [ "$tier" = all ]; then
     rc=$?
     cat "$out/jdks.log"
     tally "$out/jdks.log" jdks "$rc"
+
+    # ---- reproducible: the host library, its jar and the dist's pieces for this CPU, built in two trees ----
+    sh test/release/repro.sh >"$out/repro.log" 2>&1
+    rc=$?
+    cat "$out/repro.log"
+    tally "$out/repro.log" reproducible "$rc"
 
 fi
 

@@ -68,6 +68,10 @@ final class SpeedTest {
     }
 
     private static void printEnvironment() {
+        // The release version: the jar's manifest (Implementation-Version, from the file VERSION).
+        Package own = SpeedTest.class.getPackage();
+        String release = own == null ? null : own.getImplementationVersion();
+        System.out.println("Release: " + (release != null ? release : "unknown (not run from jbigi's jar)"));
         System.out.println("java.library.path: " + JbigiProperties.get("java.library.path", ""));
         System.out.println("Status: " + NativeBigInteger.loadStatus());
         if (NativeBigInteger.getLoadedResourceName() != null)

@@ -322,6 +322,9 @@ class LoadingTest {
         assertTrue(p.output.contains("Results not compared with BigInteger (-n)."), p.output);
         assertFalse(p.output.contains("match"), p.output);
         assertEquals(0, count(p.output, "Java run time:"), p.output);
+        // The release version, from the file VERSION through the jar's manifest.
+        String version = new String(Files.readAllBytes(Paths.get("VERSION")), StandardCharsets.UTF_8).trim();
+        assertTrue(p.output.contains("Release: " + version + "\n"), p.output);
     }
 
     @Test
