@@ -62,10 +62,26 @@ REQUIRED_CFLAGS := -std=c11 -fPIC -fvisibility=hidden
 WERROR ?=
 WARN_CFLAGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 JAVAC_WERROR := $(if $(filter 1,$(WERROR)),-Werror)
-LIB_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS) $(WARN_CFLAGS)
+# Hardening, as distributions check it (lintian's hardening tags): a canary
+# in every function with an array or an address-taken local, full RELRO
+# with BIND_NOW, a non-executable stack, and on x86-64 CET's endbr64 and
+# shadow-stack-ready code (src/platform/asm.h gives our assembly the same;
+# the property note itself needs every object to carry it, and Debian 12's
+# crti.o and GMP's assembly carry none).  __stack_chk_fail is in glibc
+# 2.4 and musl alike.  _FORTIFY_SOURCE adds glibc-only __*_chk imports,
+# which musl's loader refuses: off (-U, whatever CFLAGS or the compiler's
+# defaults say) unless HARDEN_FORTIFY=<level> asks for it, as a package for
+# glibc systems alone may (the jar's libraries must load under musl).
+HARDEN_FORTIFY ?=
+HARDEN_CFLAGS = -fstack-protector-strong -U_FORTIFY_SOURCE \
+  $(if $(filter-out 0,$(HARDEN_FORTIFY)),-D_FORTIFY_SOURCE=$(HARDEN_FORTIFY))
+# $(call harden_arch_cflags,ARCH): the flags that exist for that architecture only.
+harden_arch_cflags = $(if $(filter x86_64,$(1)),-fcf-protection=full)
+HARDEN_LDFLAGS := -Wl,-z,relro,-z,now -Wl,-z,noexecstack
+LIB_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS) $(HARDEN_CFLAGS) $(WARN_CFLAGS)
 # What runs before the CPU is checked (BASELINE_SOURCES below, jcpuid.c) gets
 # none of the user's CFLAGS: a -march=native there would defeat the check.
-BASELINE_CFLAGS = -O2 $(REQUIRED_CFLAGS) $(WARN_CFLAGS) -Isrc
+BASELINE_CFLAGS = -O2 $(REQUIRED_CFLAGS) $(HARDEN_CFLAGS) $(WARN_CFLAGS) -Isrc
 JNI_CFLAGS := -Isrc -Iinclude -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
 # ---- architectures: the table's names, and the compiler for each on this machine ----
@@ -184,12 +200,12 @@ $(GMP_PREFIX)/lib/libgmp.a:
 $(OBJ)/%.o: src/%.c $(C_HEADERS) $(GMP_DEPS) build/obj-flags.stamp | check-header
 	@mkdir -p $(dir $@)
 	@test -n '$(LIB_CC)' || { echo "no compiler for $(LIB_ARCH) here" >&2; exit 1; }
-	$(LIB_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) $(GMP_CFLAGS) -c $< -o $@
+	$(LIB_CC) $(LIB_CFLAGS) $(call harden_arch_cflags,$(LIB_ARCH)) $(JNI_CFLAGS) $(GMP_CFLAGS) -c $< -o $@
 
 # Objects are rebuilt when the flags change (make CFLAGS=-O3 after make).
 build/obj-flags.stamp: FORCE
 	@mkdir -p build
-	@echo '$(LIB_CFLAGS) $(BASELINE_CFLAGS)' >$@.new
+	@echo '$(LIB_CFLAGS) $(BASELINE_CFLAGS) $(call harden_arch_cflags,$(LIB_ARCH))' >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # The CPU check is told its variant by a generated header, rewritten only
@@ -205,7 +221,7 @@ $(OBJ)/variant.h: FORCE $(GMP_DEPS)
 
 $(patsubst src/%.c,$(OBJ)/%.o,$(BASELINE_SOURCES)): $(OBJ)/%.o: src/%.c $(C_HEADERS) $(GMP_DEPS) $(OBJ)/variant.h build/obj-flags.stamp
 	@mkdir -p $(dir $@)
-	$(LIB_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(LIB_ARCH)) $(JNI_CFLAGS) $(GMP_CFLAGS) -include $(OBJ)/variant.h -c $< -o $@
+	$(LIB_CC) $(BASELINE_CFLAGS) $(call harden_arch_cflags,$(LIB_ARCH)) $(call cpu_check_arch_flags,$(LIB_ARCH)) $(JNI_CFLAGS) $(GMP_CFLAGS) -include $(OBJ)/variant.h -c $< -o $@
 
 # On armhf the check also runs on an ARMv6 (Raspberry Pi Zero/1 with a 32-bit
 # JVM), so it is ARM code for ARMv6 with VFP, not the compiler's Thumb-2 default.
@@ -222,8 +238,8 @@ build/cpu-probe: src/cpu/cpu_probe.c $(CPU_SOURCES) $(wildcard src/cpu/*.h)
 JCPUID_CC := $(call arch_cc,x86_64)
 $(JCPUID_LIB): src/cpu/jcpuid.c build/obj-flags.stamp
 	@mkdir -p $(dir $@)
-	$(JCPUID_CC) -shared $(BASELINE_CFLAGS) -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -o $@ $< \
-	  -s -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1
+	$(JCPUID_CC) -shared $(BASELINE_CFLAGS) $(call harden_arch_cflags,x86_64) -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -o $@ $< \
+	  -s -Wl,-z,defs $(HARDEN_LDFLAGS) -Wl,-O1
 
 # Relinked whenever the objects come from another directory than last time.
 $(OUT_DIR)/lib-objects.stamp: FORCE
@@ -240,7 +256,7 @@ $(OUT_DIR)/gmp-mode-$(GMP).stamp:
 $(LIBRARY): $(patsubst src/%.c,$(OBJ)/%.o,$(call arch_sources,$(LIB_ARCH))) src/jni/jbigi.map $(OUT_DIR)/gmp-mode-$(GMP).stamp $(OUT_DIR)/lib-objects.stamp
 	@mkdir -p $(dir $@)
 	$(LIB_CC) -shared -o $@ $(filter %.o,$^) $(GMP_LIBS) \
-	  -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
+	  -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs $(HARDEN_LDFLAGS) -Wl,-O1 $(LDFLAGS)
 
 # ---- the jar: classes, the library as an I2P-named resource, the speed test as Main-Class ----
 jar: $(JAR_FILE)
@@ -284,13 +300,13 @@ dist-lib: check-header
 	  o=$(DIST_OBJ)/$${f#src/}; o=$${o%.c}.o; mkdir -p $$(dirname $$o); \
 	  echo "$(DIST_CC) ... -c $$f"; \
 	  case ' $(BASELINE_SOURCES) ' in \
-	  *" $$f "*) $(DIST_CC) $(BASELINE_CFLAGS) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h \
+	  *" $$f "*) $(DIST_CC) $(BASELINE_CFLAGS) $(call harden_arch_cflags,$(DIST_ARCH)) $(call cpu_check_arch_flags,$(DIST_ARCH)) -include $(DIST_OBJ)/variant.h \
 	    $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
-	  *) $(DIST_CC) $(LIB_CFLAGS) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
+	  *) $(DIST_CC) $(LIB_CFLAGS) $(call harden_arch_cflags,$(DIST_ARCH)) $(JNI_CFLAGS) -I$(DIST_GMP)/include -DJBIGI_PRIVATE_GMP -c $$f -o $$o || exit 1;; \
 	  esac; \
 	done
 	$(DIST_CC) -shared -o build/dist/$(call resource_name,$(VARIANT)) $(patsubst src/%.c,$(DIST_OBJ)/%.o,$(call arch_sources,$(DIST_ARCH))) $(DIST_GMP)/lib/libgmp.a \
-	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs -Wl,-z,noexecstack -Wl,-O1 $(LDFLAGS)
+	  -s -Wl,--exclude-libs,ALL -Wl,--version-script=src/jni/jbigi.map -Wl,-z,defs $(HARDEN_LDFLAGS) -Wl,-O1 $(LDFLAGS)
 
 # ---- Windows x86-64: DLLs under I2P's names, cross-built with mingw-w64 ----
 # make dist-lib-windows VARIANT=<cpu>: build/dist/jbigi-windows-<cpu>_64.dll
@@ -306,9 +322,17 @@ WIN_SOURCES := $(filter-out src/platform/posix.c,$(C_SOURCES)) src/platform/wind
 # vector move an unaligned one, the same speed on aligned data.
 WIN_REQUIRED_CFLAGS := -std=c11 -Wa,-muse-unaligned-vector-move -Isrc
 WIN_JNI_CFLAGS = -Iinclude/win32 -Iinclude -I$(JAVA_HOME)/include
-WIN_LIB_CFLAGS = $(CFLAGS) $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS) $(WIN_JNI_CFLAGS)
-WIN_BASELINE_CFLAGS = -O2 $(WIN_REQUIRED_CFLAGS) $(WARN_CFLAGS)
-WIN_LDFLAGS := -shared -static -static-libgcc -s -Wl,--exclude-libs,ALL -Wl,--dynamicbase -Wl,--nxcompat -Wl,--high-entropy-va
+# Hardening: the stack canary comes from gcc's libssp, linked in (-static:
+# no libssp-0.dll), which seeds it at load through advapi32.dll, a system
+# DLL; no _FORTIFY_SOURCE (mingw-w64 routes it through libssp too, for
+# little: the library's C calls few string functions).  ASLR with 64-bit
+# entropy and DEP: mingw-w64's ld sets them by default since binutils
+# 2.36, named here so that an older ld sets them too.
+WIN_HARDEN_CFLAGS := -fstack-protector-strong -U_FORTIFY_SOURCE
+WIN_LIB_CFLAGS = $(CFLAGS) $(WIN_REQUIRED_CFLAGS) $(WIN_HARDEN_CFLAGS) $(WARN_CFLAGS) $(WIN_JNI_CFLAGS)
+WIN_BASELINE_CFLAGS = -O2 $(WIN_REQUIRED_CFLAGS) $(WIN_HARDEN_CFLAGS) $(WARN_CFLAGS)
+WIN_LDFLAGS := -shared -static -static-libgcc -fstack-protector-strong -s -Wl,--exclude-libs,ALL \
+  -Wl,--dynamicbase -Wl,--nxcompat -Wl,--high-entropy-va
 WIN_GMP = build/gmp-6.2.1-windows-$(VARIANT)/install
 WIN_OBJ = build/obj-windows-$(VARIANT)
 WIN_JCPUID := build/jcpuid/jcpuid-x86_64-windows.dll

@@ -159,6 +159,22 @@ if [ "$tier" = native ]; then
     tally "$out/windows.log" windows-host "$rc"
 fi
 
+# ---- hardening: full RELRO, a non-executable stack, the stack protector, CET's endbr64; the DLLs' ASLR and DEP ----
+# The native tier reads the host's library, jcpuid and this CPU's DLL (built
+# just above); the --all tier every library in the dist jar too.
+hardened=lib/libjbigi.so
+[ -f build/jcpuid/libjcpuid-x86_64-linux.so ] && hardened="$hardened build/jcpuid/libjcpuid-x86_64-linux.so"
+if [ "$tier" = all ]; then
+    hardened="$hardened --jar build/jbigi.jar"
+else
+    host_dll=build/dist/jbigi-windows-$(./build.sh --host-variant 2>/dev/null | tail -n 1)_64.dll
+    [ -f "$host_dll" ] && hardened="$hardened $host_dll"
+fi
+sh test/release/check-hardening.sh $hardened >"$out/hardening.log" 2>&1
+rc=$?
+cat "$out/hardening.log"
+tally "$out/hardening.log" check-hardening "$rc"
+
 # ---- every path the sources, docs and test scripts name exists ----
 sh test/check-paths.sh >"$out/check-paths.log" 2>&1
 rc=$?

@@ -12,6 +12,7 @@
  * crash reports and (on Windows) exception dispatch read, with the same
  * instructions wherever the format allows:
  *   JBIGI_ASM_PROC(name)         the function's label, its unwind data opened
+ *                                (and endbr64 under -fcf-protection)
  *   JBIGI_ASM_PUSH(reg, cfa)     push reg; cfa is 8 + the bytes pushed and
  *                                allocated so far, this one included
  *   JBIGI_ASM_PUSH_ZERO(cfa)     a zero limb pushed (8 bytes allocated)
@@ -24,6 +25,17 @@
  */
 #ifndef JBIGI_PLATFORM_ASM_H
 #define JBIGI_PLATFORM_ASM_H
+
+/* Under -fcf-protection (gcc and clang define __CET__, bit 0 for indirect
+ * branch tracking), the compiler starts its own functions with endbr64 and
+ * marks the object as IBT-ready; a function written here gets the same, so
+ * that the mark holds for the whole object (the engines call these through
+ * pointers).  A no-op on a CPU without CET. */
+#if defined(__CET__) && (__CET__ & 1)
+#define JBIGI_ASM_ENDBR "  endbr64\n"
+#else
+#define JBIGI_ASM_ENDBR ""
+#endif
 
 #if defined(_WIN32)
 /* PE/COFF has no section stack: the top-level assembly stays in .text,
@@ -39,7 +51,7 @@
 /* Windows' unwind codes (.pdata and .xdata), the one form its unwinder
  * reads: one code per push and stack allocation, the prologue's end, and
  * an epilogue of the form the unwinder recognises (add to rsp, pops, ret). */
-#define JBIGI_ASM_PROC(name) #name ":\n  .seh_proc " #name "\n"
+#define JBIGI_ASM_PROC(name) #name ":\n  .seh_proc " #name "\n" JBIGI_ASM_ENDBR
 #define JBIGI_ASM_PUSH(reg, cfa) "  push %" #reg "\n  .seh_pushreg %" #reg "\n"
 #define JBIGI_ASM_PUSH_ZERO(cfa) "  push $0\n  .seh_stackalloc 8\n"
 #define JBIGI_ASM_ALLOC(bytes, cfa) "  sub $" #bytes ", %rsp\n  .seh_stackalloc " #bytes "\n"
@@ -60,7 +72,7 @@
 /* ELF's call frame information (.eh_frame): after every change of rsp,
  * where the caller's frame starts (the CFA, rsp + cfa) and where each
  * saved register is. */
-#define JBIGI_ASM_PROC(name) #name ":\n  .cfi_startproc\n"
+#define JBIGI_ASM_PROC(name) #name ":\n  .cfi_startproc\n" JBIGI_ASM_ENDBR
 #define JBIGI_ASM_PUSH(reg, cfa)                                                                                       \
     "  push %" #reg "\n  .cfi_def_cfa_offset " #cfa "\n  .cfi_offset %" #reg ", -" #cfa "\n"
 #define JBIGI_ASM_PUSH_ZERO(cfa) "  push $0\n  .cfi_def_cfa_offset " #cfa "\n"

@@ -4,7 +4,7 @@
  * condition variable for waiting.  No symbol newer than the library
  * already needs (platform.h says why).
  */
-#define _DEFAULT_SOURCE /* explicit_bzero, MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE /* explicit_bzero, MAP_ANONYMOUS, getauxval */
 #include "platform/platform.h"
 
 #include <pthread.h>
@@ -87,3 +87,28 @@ uintptr_t jbigi_thread_self(void)
     /* pthread_t is an integer (glibc, musl) or a pointer (the BSDs). */
     return (uintptr_t)pthread_self();
 }
+
+#if (defined(__arm__) || defined(__aarch64__)) && \
+    (defined(__SSP__) || defined(__SSP_STRONG__) || defined(__SSP_ALL__) || defined(__SSP_EXPLICIT__))
+#include <sys/auxv.h>
+
+/* The stack protector's canary.  On ARM, gcc reads it from the global
+ * __stack_chk_guard, which glibc defines in its dynamic loader
+ * (ld-linux-*.so), not in libc.so.6: taken from there, it would make the
+ * library need that file, which musl's loader refuses.  So the library
+ * keeps its own, hidden, set when the library is loaded, before any other
+ * of its code runs, from the 16 random bytes the kernel gives each
+ * process (AT_RANDOM), where glibc and musl take theirs from; its lowest
+ * byte zero as theirs, so that a string copy past a buffer cannot write it.
+ * The function that sets it has no array, so no canary of its own. */
+__attribute__((visibility("hidden"))) uintptr_t __stack_chk_guard;
+
+__attribute__((constructor)) static void jbigi_stack_guard_init(void)
+{
+    const void *random = (const void *)getauxval(AT_RANDOM);
+    uintptr_t guard = (uintptr_t)0xff0a0000u; /* no random bytes: a canary a string copy cannot forge */
+    if (random != NULL)
+        memcpy(&guard, random, sizeof guard);
+    __stack_chk_guard = guard & ~(uintptr_t)0xff;
+}
+#endif

@@ -27,6 +27,13 @@
  * both platforms.  Results are checked against each other (every engine
  * and both natives must agree for a size); a call that throws or that
  * disagrees ends the run with status 1.
+ *
+ * The environment may choose other figures: BENCH_BITS, the modulus sizes
+ * (multiples of 8 from 64 to 8192, separated by spaces or commas; default
+ * "1024 2048 4096"), and BENCH_OPS, the natives timed, of nativeModPow,
+ * nativeModPowCT and nativeModPow-e3 (nativeModPow with the exponent 3:
+ * the cost of a call beside that of the arithmetic, the arguments'
+ * conversion, the engine's setup, the result); default the first two.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,8 +50,9 @@
 #define MAX_ROUNDS 1000
 #define SEED 0x6a62696769ULL /* "jbigi" */
 
-static const unsigned sizes[] = {1024, 2048, 4096};
-#define N_SIZES (sizeof sizes / sizeof sizes[0])
+#define MAX_SIZES 8
+static unsigned sizes[MAX_SIZES] = {1024, 2048, 4096};
+static size_t n_sizes = 3;
 
 /* nativeForce's name and what nativeName says once it is in force (NULL
  * for auto: whatever the table chooses). */
@@ -203,12 +211,48 @@ struct row {
     unsigned long calls;
 };
 
-static const char *const timed_natives[] = {"nativeModPow", "nativeModPowCT"};
+static const char *const timed_natives[] = {"nativeModPow", "nativeModPowCT", "nativeModPow-e3"};
 #define N_OPS (sizeof timed_natives / sizeof timed_natives[0])
+#define OP_E3 2
+static int op_on[N_OPS] = {1, 1, 0};
 
 static power_fn *native_of(struct harness *h, size_t op)
 {
-    return op == 0 ? h->n.mod_pow : h->n.mod_pow_ct;
+    return op == 1 ? h->n.mod_pow_ct : h->n.mod_pow;
+}
+
+/* BENCH_BITS and BENCH_OPS (above) into sizes and op_on; 0 if either is
+ * malformed. */
+static int read_choices(void)
+{
+    const char *bits = getenv("BENCH_BITS"), *ops = getenv("BENCH_OPS");
+    char list[256];
+    if (bits != NULL && *bits != '\0') {
+        snprintf(list, sizeof list, "%s", bits);
+        n_sizes = 0;
+        for (char *w = strtok(list, " ,"); w != NULL; w = strtok(NULL, " ,")) {
+            char *end;
+            const unsigned long b = strtoul(w, &end, 10);
+            if (*end != '\0' || b < 64 || b > 8192 || b % 8 != 0 || n_sizes == MAX_SIZES)
+                return 0;
+            sizes[n_sizes++] = (unsigned)b;
+        }
+        if (n_sizes == 0)
+            return 0;
+    }
+    if (ops != NULL && *ops != '\0') {
+        snprintf(list, sizeof list, "%s", ops);
+        memset(op_on, 0, sizeof op_on);
+        for (char *w = strtok(list, " ,"); w != NULL; w = strtok(NULL, " ,")) {
+            size_t p = 0;
+            while (p < N_OPS && strcmp(w, timed_natives[p]) != 0)
+                p++;
+            if (p == N_OPS)
+                return 0;
+            op_on[p] = 1;
+        }
+    }
+    return 1;
 }
 
 /* Calls per round: doubled until a batch takes 2 ms, then scaled to
@@ -240,9 +284,14 @@ static int wait_for_go(void)
 
 static int run(struct harness *h, int rounds, int lockstep)
 {
-    struct operands ops[N_SIZES];
-    for (size_t s = 0; s < N_SIZES; s++)
-        make_operands(sizes[s], &ops[s]);
+    /* ops[0]: the full-width exponent (nativeModPow and nativeModPowCT
+     * agree on it); ops[1]: the same base and modulus, the exponent 3. */
+    struct operands ops[2][MAX_SIZES];
+    for (size_t s = 0; s < n_sizes; s++) {
+        make_operands(sizes[s], &ops[0][s]);
+        ops[1][s] = (struct operands){bytes_copy(ops[0][s].base.p, ops[0][s].base.len), bytes_copy("\3", 1),
+                                      bytes_copy(ops[0][s].modulus.p, ops[0][s].modulus.len), {NULL, 0}};
+    }
 
     char text[256];
     engine_string(h, h->n.variant, text, sizeof text);
@@ -257,7 +306,7 @@ static int run(struct harness *h, int rounds, int lockstep)
 
     /* Every row calibrated before any round is timed: in lock-step the
      * other process's rounds then never run beside work of this one. */
-    struct row rows[sizeof engines / sizeof engines[0] * N_OPS * N_SIZES];
+    struct row rows[sizeof engines / sizeof engines[0] * N_OPS * MAX_SIZES];
     size_t nrows = 0;
     int status = 0;
     for (size_t e = 0; e < sizeof engines / sizeof engines[0] && status == 0; e++) {
@@ -275,10 +324,10 @@ static int run(struct harness *h, int rounds, int lockstep)
             break;
         }
         for (size_t p = 0; p < N_OPS; p++) {
-            for (size_t s = 0; s < N_SIZES; s++) {
+            for (size_t s = 0; s < n_sizes && op_on[p]; s++) {
                 char what[96];
                 snprintf(what, sizeof what, "%s %s %u bits", engines[e].force, timed_natives[p], sizes[s]);
-                rows[nrows] = (struct row){e, p, s, calibrate(h, native_of(h, p), what, &ops[s])};
+                rows[nrows] = (struct row){e, p, s, calibrate(h, native_of(h, p), what, &ops[p == OP_E3][s])};
                 nrows++;
             }
         }
@@ -297,7 +346,7 @@ static int run(struct harness *h, int rounds, int lockstep)
                     break;
                 }
             }
-            per_round[r] = timed_calls(h, fn, &ops[row->size], row->calls) / (double)row->calls;
+            per_round[r] = timed_calls(h, fn, &ops[row->op == OP_E3][row->size], row->calls) / (double)row->calls;
             if (lockstep) {
                 printf("%s %s %u %.3f\n", engines[row->engine].force, timed_natives[row->op],
                        sizes[row->size], per_round[r] * 1e6);
@@ -315,8 +364,10 @@ static int run(struct harness *h, int rounds, int lockstep)
         fflush(stdout);
     }
     force(h, "auto");
-    for (size_t s = 0; s < N_SIZES; s++)
-        free_operands(&ops[s]);
+    for (size_t s = 0; s < n_sizes; s++) {
+        free_operands(&ops[0][s]);
+        free_operands(&ops[1][s]);
+    }
     return status;
 }
 
@@ -327,6 +378,11 @@ int main(int argc, char **argv)
     const long rounds = argc == 3 || lockstep ? strtol(argv[2], &end, 10) : 0;
     if ((argc != 3 && !lockstep) || end == argv[2] || *end != '\0' || rounds < 1 || rounds > MAX_ROUNDS) {
         fprintf(stderr, "usage: %s LIBRARY ROUNDS [--lockstep]   (ROUNDS 1 to %d)\n", argv[0], MAX_ROUNDS);
+        return 2;
+    }
+    if (!read_choices()) {
+        fprintf(stderr, "bench: BENCH_BITS is a list of sizes in bits (multiples of 8, 64 to 8192, at most %d), "
+                        "BENCH_OPS a list of nativeModPow, nativeModPowCT, nativeModPow-e3\n", MAX_SIZES);
         return 2;
     }
     char error[512];

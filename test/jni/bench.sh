@@ -27,6 +27,9 @@
 # median time per call and the median over the rounds of b's time over a's
 # in the same step.
 #
+# BENCH_BITS and BENCH_OPS choose other sizes and natives (bench.c's header:
+# e.g. BENCH_BITS="256 1024" BENCH_OPS="nativeModPow nativeModPow-e3").
+#
 # Run from anywhere (a relative BEFORE.so is taken from where it is run);
 # everything else is relative to the repository's root.  Output goes to
 # build/jni-bench/ (the wine prefix there too, made by a warm-up run before
