@@ -37,6 +37,8 @@ else
     tar --exclude=./build --exclude=./lib --exclude=./.git -cf - . | tar -xf - -C "$tree"
 fi
 cp -a "$gmp_src/." "$tree/gmp-src/"
+# quilt's record of the Debian patches dpkg-source applied: not source.
+rm -rf "$tree/gmp-src/.pc"
 
 first=1
 for arch in "$@"; do
@@ -48,7 +50,7 @@ for arch in "$@"; do
     # The compiler for the architecture, as dpkg-architecture expects it.
     cc=cc
     [ "$arch" = "$(dpkg --print-architecture)" ] || cc=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)-gcc
-    (cd "$tree" && CC=$cc dpkg-buildpackage --build=$what --host-arch="$arch" -us -uc -ui) >"$top/build-$arch.log" 2>&1 || {
+    (cd "$tree" && CC=$cc dpkg-buildpackage --build=$what --host-arch="$arch" -Jauto -us -uc -ui) >"$top/build-$arch.log" 2>&1 || {
         tail -n 40 "$top/build-$arch.log" >&2
         die "dpkg-buildpackage for $arch failed (log: $top/build-$arch.log)"
     }

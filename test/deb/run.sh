@@ -27,7 +27,8 @@ mkdir -p "$out"
 passed=0
 failed=0
 skipped=0
-JAVA=${JAVA:-java}
+# A path: qemu-x86_64 runs a file, not a command name.
+JAVA=$(command -v "${JAVA:-java}")
 VECTORS=test/vectors/modpow-public.txt
 classes=build/test/classes
 version=$(cat VERSION)
@@ -98,7 +99,7 @@ changes=$(ls "$out"/packages/*.changes 2>/dev/null | head -n 1)
 if ! command -v lintian >/dev/null; then
     skip "lintian not installed (apt-get install lintian)"
 elif [ -n "$changes" ]; then
-    for c in "$out"/packages/*.changes; do lintian --no-tag-display-limit "$c"; done >"$out/lintian.log" 2>&1
+    for c in "$out"/packages/*.changes; do lintian --tag-display-limit 0 "$c"; done >"$out/lintian.log" 2>&1
     cat "$out/lintian.log"
     if grep -q '^E: ' "$out/lintian.log"; then
         not_ok "lintian reports errors"
@@ -130,7 +131,8 @@ if [ ! -f "$root/libjbigi.so" ]; then
 elif [ ! -f build/jbigi.jar ] || [ ! -f "$classes/net/i2p/util/VectorProbe.class" ]; then
     not_ok "build/jbigi.jar or the compiled test classes are missing"
 else
-    sh test/jni/run.sh "$root/libjbigi.so" >"$out/jni-harness.log" 2>&1
+    # A tenth of the random cases: make test's run covers the same code in full.
+    JBIGI_TEST_SCALE=${JBIGI_TEST_SCALE:-10} sh test/jni/run.sh "$root/libjbigi.so" >"$out/jni-harness.log" 2>&1
     rc=$?
     grep -v '^ok ' "$out/jni-harness.log"
     tally "$out/jni-harness.log" "jni-harness (the amd64 package)" "$rc"
@@ -138,7 +140,7 @@ else
     "$JAVA" -Djava.library.path="$root" -cp build/jbigi.jar net.i2p.util.NativeBigInteger -n >"$out/speedtest.log" 2>&1
     rc=$?
     if [ $rc -eq 0 ] && grep -q "loaded from file" "$out/speedtest.log"; then
-        ok "the speed test with the packaged library: $(grep -m1 -i 'modPow' "$out/speedtest.log")"
+        ok "the speed test with the packaged library: $(grep -m1 '^Status' "$out/speedtest.log")"
     else
         not_ok "the speed test with the packaged library exited $rc"
         cat "$out/speedtest.log"
