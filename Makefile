@@ -14,6 +14,7 @@
 #   make check-native     C tests, then the JUnit suite against libjbigi.so, under ASan+UBSan; C tests under valgrind
 #   make fuzz             libFuzzer on conversion and arithmetic, FUZZ_SECONDS (60) per target
 #   make ct-check         timing-leak measurement of the constant-time paths (CT_ARGS="--measurements N")
+#   make deb              the Debian packages (jbigi-jni, amd64 arm64 armhf) in build/deb (DEB_OUT, DEB_ARCHES)
 #   make dist             build/jbigi.jar with every variant of src/cpu/variants.tsv (./build.sh dist),
 #                         and build/i2p/jbigi.jar (libraries only, to replace I2P's lib/jbigi.jar)
 #   make release          build/release/: the versioned dist jar, the source tarball (GMP's source
@@ -163,7 +164,7 @@ OBJ := build/obj-$(GMP)-$(or $(VARIANT),host)-$(notdir $(LIB_CC))
 variant_features = $(strip $(shell awk -v cpu='$(1)' '!/^\#/ && $$1 == cpu { for (i = 7; i <= NF; i++) if ($$i != "-") printf "%s ", $$i }' src/cpu/variants.tsv))
 GMP_LICENCES := COPYING COPYING.LESSERv3 COPYINGv2
 
-.PHONY: all jar dist dist-lib dist-lib-windows dist-jar release release-files release-deb test check check-all-tiers check-sanitizers speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
+.PHONY: all jar deb dist dist-lib dist-lib-windows dist-jar release release-files release-deb test check check-all-tiers check-sanitizers speedtest bench ct-check check-engines check-native fuzz install header clean distclean check-header FORCE
 .DELETE_ON_ERROR:
 
 all: $(LIBRARY) $(JAR_FILE)
@@ -208,11 +209,11 @@ build/obj-flags.stamp: FORCE
 	@echo '$(LIB_CFLAGS) $(BASELINE_CFLAGS) $(call harden_arch_cflags,$(LIB_ARCH))' >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-# The CPU check is told its variant by a generated header, rewritten only
-# when the variant changes.  No user CFLAGS, no -march: it must run on any CPU.
+# The CPU check is told its variant (and onload.c the release, VERSION) by a
+# generated header, rewritten only when they change.  No user CFLAGS, no -march: it must run on any CPU.
 # $(call variant_header,CPU)
-variant_header = printf '\#define JBIGI_VARIANT "%s"\n\#define JBIGI_RESOURCE "%s"\n\#define JBIGI_FEATURES "%s"\n' \
-  '$(1)' '$(call resource_name,$(1))' '$(call variant_features,$(1))'
+variant_header = printf '\#define JBIGI_VARIANT "%s"\n\#define JBIGI_RESOURCE "%s"\n\#define JBIGI_FEATURES "%s"\n\#define JBIGI_RELEASE "%s"\n' \
+  '$(1)' '$(call resource_name,$(1))' '$(call variant_features,$(1))' '$(VERSION)'
 $(OBJ)/variant.h: FORCE $(GMP_DEPS)
 	@test -n '$(VARIANT)' || { echo "$(GMP_PREFIX)/jbigi-variant missing: rebuild GMP with ./build.sh" >&2; exit 1; }
 	@mkdir -p $(dir $@)
@@ -226,6 +227,14 @@ $(patsubst src/%.c,$(OBJ)/%.o,$(BASELINE_SOURCES)): $(OBJ)/%.o: src/%.c $(C_HEAD
 # On armhf the check also runs on an ARMv6 (Raspberry Pi Zero/1 with a 32-bit
 # JVM), so it is ARM code for ARMv6 with VFP, not the compiler's Thumb-2 default.
 cpu_check_arch_flags = $(if $(filter armhf,$(1)),-marm -march=armv6+fp)
+# For the same reason an armhf library is linked without the C runtime's
+# start files (crti.o, crtbeginS.o, crtendS.o): their init and fini code,
+# which dlopen runs before JNI_OnLoad, is the compiler's Thumb-2, and an
+# ARMv6 loading the library from java.library.path (Debian's armhf package
+# installed on Raspberry Pi OS) would die of SIGILL there instead of being
+# refused by the check.  The library has no constructors, destructors or
+# atexit handlers that would need them.
+override LDFLAGS += $(if $(filter armhf,$(LIB_ARCH)),-nostartfiles)
 
 # ---- the CPU probe: this CPU as the library's own check sees it ----
 # build.sh chooses the host's variant with it and the tests ask it what the
@@ -336,8 +345,8 @@ WIN_LDFLAGS := -shared -static -static-libgcc -fstack-protector-strong -s -Wl,--
 WIN_GMP = build/gmp-6.2.1-windows-$(VARIANT)/install
 WIN_OBJ = build/obj-windows-$(VARIANT)
 WIN_JCPUID := build/jcpuid/jcpuid-x86_64-windows.dll
-win_variant_header = printf '\#define JBIGI_VARIANT "%s"\n\#define JBIGI_RESOURCE "%s"\n\#define JBIGI_FEATURES "%s"\n' \
-  '$(1)' '$(call win_resource_name,$(1))' '$(call variant_features,$(1))'
+win_variant_header = printf '\#define JBIGI_VARIANT "%s"\n\#define JBIGI_RESOURCE "%s"\n\#define JBIGI_FEATURES "%s"\n\#define JBIGI_RELEASE "%s"\n' \
+  '$(1)' '$(call win_resource_name,$(1))' '$(call variant_features,$(1))' '$(VERSION)'
 
 dist-lib-windows: check-header
 	@test -f $(WIN_GMP)/jbigi-config || { echo "no Windows GMP for '$(VARIANT)': ./build.sh --gmp-only windows-$(VARIANT)" >&2; exit 1; }
@@ -379,6 +388,23 @@ dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-
 	  -C build/classes . -C build/jar-resources .
 	$(NORMALIZE_JAR) build/i2p/jbigi.jar build/jbigi.jar
 	@echo "build/jbigi.jar carries: $(DIST_VARIANTS)$(if $(strip $(DIST_WINDOWS_VARIANTS)), Windows: $(DIST_WINDOWS_VARIANTS))$(if $(strip $(DIST_JCPUID)), and jcpuid); build/i2p/jbigi.jar the same without classes"
+
+# ---- the Debian packages (debian/): jbigi-jni for each of DEB_ARCHES into DEB_OUT ----
+# make deb: the source package and the binary packages, built the Debian way
+# (dpkg-buildpackage, cross-built for another architecture than this
+# machine's) from this tree and the GMP source build.sh verified.
+# DEB_GMP_CACHE=build lets each package build reuse this tree's GMP build of
+# the same configuration (build/gmp-<version>-fat, -armv8, -armv7) instead of
+# building GMP from the package's source again; the tests do.
+DEB_OUT ?= build/deb
+DEB_ARCHES ?= amd64 arm64 armhf
+DEB_GMP_CACHE ?=
+deb:
+	JBIGI_GMP_CACHE='$(if $(DEB_GMP_CACHE),$(abspath $(DEB_GMP_CACHE)))' sh debian/build-packages.sh $(DEB_OUT) $(DEB_ARCHES)
+
+# debian/rules adds the package's own compiler flags (_FORTIFY_SOURCE) this way.
+JBIGI_EXTRA_CFLAGS ?=
+override CFLAGS += $(JBIGI_EXTRA_CFLAGS)
 
 # ---- running ----
 speedtest: lib/libjbigi.so build/jbigi.jar build/cpu-probe

@@ -9,7 +9,8 @@
 #                              (build/mode-<mode> for each of
 #                              JBIGI_CHECK_MODES, default system: make check
 #                              builds them), and the ones that emulate or fetch: the jar on
-#                              emulated CPUs and ARM under QEMU, the jar on
+#                              emulated CPUs and ARM under QEMU, the Debian
+#                              packages (test/deb/run.sh), the jar on
 #                              JDK 8 to 26, the host pieces of a release
 #                              built twice in two trees (`make check`, which
 #                              adds the sanitizers, valgrind and the fuzzer)
@@ -207,6 +208,12 @@ if [ "$tier" = all ]; then
         grep -v '^ok ' "$out/mode-$mode.log"
         tally "$out/mode-$mode.log" "GMP=$mode mode" "$rc"
     done
+
+    # ---- the Debian packages (make deb): unpacked, run on this CPU, an old one and ARM under QEMU; lintian ----
+    JAVA="$JAVA" sh test/deb/run.sh >"$out/deb.log" 2>&1
+    rc=$?
+    cat "$out/deb.log"
+    tally "$out/deb.log" debian-packages "$rc"
 
     # ---- ./build.sh i2p-jar: ours merged into a jar in I2P's layout ----
     JAVA="$JAVA" sh test/i2pjar/run.sh >"$out/i2pjar.log" 2>&1

@@ -15,6 +15,13 @@
 #include "core/wipe.h"
 #include "cpu/cpu_check.h"
 
+#ifdef JBIGI_RELEASE
+/* The release this library comes from, in the file itself: the Java loader
+ * reads it without loading the library (LibraryRelease.java) and passes over
+ * a jbigi on java.library.path older than the one its jar carries. */
+__attribute__((used)) static const char release_mark[] = "jbigi-release: " JBIGI_RELEASE;
+#endif
+
 /* Called once when the JVM loads the library, before any GMP value exists. */
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 {

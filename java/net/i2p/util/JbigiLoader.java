@@ -109,13 +109,16 @@ final class JbigiLoader {
 
     /*
      * The order, and why: a jbigi on java.library.path wins whenever it loads
-     * and is version 4 or later, even when the jar carries a newer or better
-     * tuned one.  It is what the administrator installed (an I2P install
-     * directory holds exactly one), and the JVM cannot have two: native
-     * methods would bind to either library.  A version 4 library (I2P's
-     * current one) is used with negative exponents done in Java; an older one
-     * leaves this JVM in pure Java, and the status names the bundled library
-     * that could not be used beside it: remove the old file, or run with
+     * and is version 4 or later, unless the jar carries one of a later release
+     * (LibraryRelease reads both files before either is loaded): then the
+     * jar's come first and the path's is tried after them.  The path's is
+     * what the administrator installed (an I2P install directory holds
+     * exactly one, Debian's jbigi-jni package puts one in /usr/lib/jni), and
+     * the JVM cannot have two: native methods would bind to either library,
+     * so the choice is made before loading.  A version 4 library (I2P's) is
+     * used with negative exponents done in Java; an older one leaves this JVM
+     * in pure Java, and the status names the bundled library that could not
+     * be used beside it: remove the old file, or run with
      * -Djbigi.libraryPath=false, to use the bundled one.
      */
     private static Result load(CpuInfo cpu) {
@@ -124,24 +127,22 @@ final class JbigiLoader {
 
         List<String> problems = new ArrayList<String>();
         String forced = JbigiProperties.get("jbigi.variant", null);
-        if (forced == null && JbigiProperties.getBoolean("jbigi.libraryPath", true)) {
-            try {
-                System.loadLibrary("jbigi");
-                return loaded(FROM_FILE, null, cpu, problems);
-            } catch (UnsatisfiedLinkError e) {
-                String message = String.valueOf(e.getMessage());
-                if (message.contains("java.library.path"))
-                    debug("System.loadLibrary(\"jbigi\") failed: " + message);
-                else
-                    problems.add("libjbigi.so on java.library.path: " + refusal(message));
-            } catch (RuntimeException | LinkageError e) {
-                if (nativeAccessDenied(e))
-                    return notLoaded(NOT_LOADED + " (" + NATIVE_ACCESS_DENIED + ")", cpu);
-                problems.add("System.loadLibrary(\"jbigi\"): " + e);
-            }
-        }
-
         List<String> names = forced == null ? resourceNames(cpu) : forcedName(forced);
+        boolean usePath = forced == null && JbigiProperties.getBoolean("jbigi.libraryPath", true);
+        // A library on the path older than the jar's own is tried after the jar's (LibraryRelease).
+        String older = null;
+        if (usePath) {
+            Path onPath = LibraryRelease.onLibraryPath();
+            older = onPath == null ? null : LibraryRelease.olderThanBundled(onPath, names);
+        }
+        if (usePath && older == null) {
+            Result fromPath = loadFromPath(cpu, problems);
+            if (fromPath != null)
+                return fromPath;
+        }
+        if (older != null)
+            problems.add(older);
+
         if (names.isEmpty())
             problems.add("no bundled library is meant for this system (os.name \""
                     + JbigiProperties.get("os.name", "unknown") + "\", os.arch \"" + CpuInfo.arch()
@@ -168,8 +169,35 @@ final class JbigiLoader {
                 problems.add(name + ": " + e);
             }
         }
+        if (older != null) {
+            Result fromPath = loadFromPath(cpu, problems);
+            if (fromPath != null)
+                return fromPath;
+        }
         String why = problems.isEmpty() ? "" : " (" + String.join("; ", problems) + ")";
         return notLoaded(NOT_LOADED + why, cpu);
+    }
+
+    /**
+     * System.loadLibrary("jbigi"): the result, or null with the reason added
+     * to problems (none when there is no such library on the path).
+     */
+    private static Result loadFromPath(CpuInfo cpu, List<String> problems) {
+        try {
+            System.loadLibrary("jbigi");
+            return loaded(FROM_FILE, null, cpu, problems);
+        } catch (UnsatisfiedLinkError e) {
+            String message = String.valueOf(e.getMessage());
+            if (message.contains("java.library.path"))
+                debug("System.loadLibrary(\"jbigi\") failed: " + message);
+            else
+                problems.add("libjbigi.so on java.library.path: " + refusal(message));
+        } catch (RuntimeException | LinkageError e) {
+            if (nativeAccessDenied(e))
+                return notLoaded(NOT_LOADED + " (" + NATIVE_ACCESS_DENIED + ")", cpu);
+            problems.add("System.loadLibrary(\"jbigi\"): " + e);
+        }
+        return null;
     }
 
     /**

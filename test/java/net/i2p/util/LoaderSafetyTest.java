@@ -327,32 +327,75 @@ class LoaderSafetyTest {
     }
 
     /**
-     * An old jbigi (version 3 here, made for the test) on java.library.path
-     * and a better one in the jar: the old one is what the JVM loaded, so this
-     * JVM stays in pure Java, and the status names the bundled library and
-     * how to use it instead; -Djbigi.libraryPath=false does.
+     * An old jbigi (version 3 here, made for the test, from before release
+     * marks) on java.library.path and a better one in the jar: the jar's is
+     * loaded, the path's passed over before the JVM loads it, and the status
+     * says why; -Djbigi.libraryPath=false gives the jar's too.
      */
     @Test
-    void olderJbigiOnTheLibraryPathIsReportedWithTheWayOut(@TempDir Path scratch) throws Exception {
+    void olderJbigiOnTheLibraryPathGivesWayToTheJars(@TempDir Path scratch) throws Exception {
         Path dir = standInJbigi(scratch, 3, "4, 1, 2");
 
         for (boolean usePath : new boolean[] {true, false}) {
-            List<String> command = Subprocess.javaCommand();
-            command.addAll(Arrays.asList("-Djava.library.path=" + dir, "-Djbigi.libraryPath=" + usePath,
-                    "-cp", jar() + File.pathSeparator + Subprocess.testClasses(), LoadProbe.class.getName()));
-            Process p = start(command);
-            String out = finish(p, reader(p), "");
-            if (usePath) {
-                assertEquals("false", field(out, "native"), out);
-                String status = field(out, "status");
-                assertTrue(status.contains("version 3"), out);
-                assertTrue(status.contains("the jar's libjbigi-linux-") && status.contains("-Djbigi.libraryPath=false"), out);
-            } else {
-                assertEquals("true", field(out, "native"), out);
-                assertTrue(field(out, "resource").startsWith("libjbigi-linux-"), out);
-            }
+            String out = loadWithPath(LoadProbe.class, dir, "-Djbigi.libraryPath=" + usePath);
+            assertEquals("true", field(out, "native"), out);
+            assertTrue(field(out, "resource").startsWith("libjbigi-linux-"), out);
+            if (usePath)
+                assertTrue(field(out, "status").contains("(no release mark), older than the jar's libjbigi-linux-"), out);
             assertEquals(nativeDigest, field(out, "results"), out);
         }
+    }
+
+    /**
+     * Version skew as Debian has it: a jbigi-jni package of an older release
+     * in /usr/lib/jni, on the JVM's default java.library.path, and a newer
+     * jar.  A library marked with an older release is passed over for the
+     * jar's own; one of the jar's release or a later one is loaded from the
+     * path, as before.
+     */
+    @Test
+    void libraryOnThePathIsComparedWithTheJarsByRelease(@TempDir Path scratch) throws Exception {
+        String jarRelease = jarRelease();
+        String[] parts = jarRelease.split("\\.");
+        String newer = (Long.parseLong(parts[0]) + 1) + ".0.0";
+        String older = parts.length > 1 && !parts[1].equals("0") ? parts[0] + ".0" : (Long.parseLong(parts[0]) - 1) + ".99";
+        String[][] cases = {{older, "jar"}, {jarRelease, "path"}, {newer, "path"}};
+        for (String[] c : cases) {
+            Path dir = standInJbigi(Files.createDirectory(scratch.resolve("release-" + c[0])), 5, "6, 2, 1", c[0]);
+            // The stand-in computes nothing: StatusProbe where it is loaded.
+            String out = loadWithPath(c[1].equals("jar") ? LoadProbe.class : StatusProbe.class, dir);
+            assertEquals("true", field(out, "native"), out);
+            if (c[1].equals("jar")) {
+                assertTrue(field(out, "resource").startsWith("libjbigi-linux-"), out);
+                assertTrue(field(out, "status").contains("is release " + c[0] + ", older than the jar's"), out);
+                assertEquals(nativeDigest, field(out, "results"), out);
+            } else {
+                assertTrue(field(out, "status").startsWith(JbigiLoader.FROM_FILE), "release " + c[0] + ": " + out);
+            }
+        }
+    }
+
+    /** The release marked in the first Linux library of the jar under test. */
+    private static String jarRelease() throws IOException {
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(jar())) {
+            java.util.jar.JarEntry entry = jar.stream().filter(e -> e.getName().matches("libjbigi-linux-.*\\.so"))
+                    .findFirst().orElse(null);
+            assumeTrue(entry != null, "the jar carries no Linux library: skipped");
+            String release = LibraryRelease.read(jar.getInputStream(entry));
+            assertTrue(release != null, entry.getName() + " in the jar has no release mark");
+            return release;
+        }
+    }
+
+    /** A probe's output with the jar, the directory as java.library.path, and the JVM options. */
+    private static String loadWithPath(Class<?> probe, Path dir, String... options) throws Exception {
+        List<String> command = Subprocess.javaCommand();
+        command.add("-Djava.library.path=" + dir);
+        command.addAll(Arrays.asList(options));
+        command.addAll(Arrays.asList("-cp", jar() + File.pathSeparator + Subprocess.testClasses(),
+                probe.getName()));
+        Process p = start(command);
+        return finish(p, reader(p), "");
     }
 
     /**
@@ -380,6 +423,11 @@ class LoaderSafetyTest {
      * Skips the test (assumption) where no C compiler or JDK headers are.
      */
     private static Path standInJbigi(Path scratch, int version, String gmpVersion) throws Exception {
+        return standInJbigi(scratch, version, gmpVersion, null);
+    }
+
+    /** The same, marked with a release as the project's libraries are (none if null). */
+    private static Path standInJbigi(Path scratch, int version, String gmpVersion, String release) throws Exception {
         Path dir = Files.createDirectory(scratch.resolve("i2p"));
         Path source = scratch.resolve("jbigi.c");
         String[] gmp = gmpVersion.split(", ");
@@ -388,7 +436,8 @@ class LoaderSafetyTest {
                 "#define V(n, r) JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_##n(JNIEnv *e, jclass c) \\",
                 "    { (void)e; (void)c; return r; }",
                 "V(nativeJbigiVersion, " + version + ") V(nativeGMPMajorVersion, " + gmp[0]
-                        + ") V(nativeGMPMinorVersion, " + gmp[1] + ") V(nativeGMPPatchVersion, " + gmp[2] + ")"),
+                        + ") V(nativeGMPMinorVersion, " + gmp[1] + ") V(nativeGMPPatchVersion, " + gmp[2] + ")",
+                release == null ? "" : "__attribute__((used)) static const char mark[] = \"" + LibraryRelease.MARK + release + "\";"),
                 StandardCharsets.UTF_8);
         // A runtime without them (Debian's -jre-headless packages) is given
         // another JDK's: the stand-in's few functions are the same in all.
