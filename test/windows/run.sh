@@ -198,8 +198,10 @@ for dll in $dlls; do
         grep -v '^ok ' "$out/$name.pdata.log"
         tally "$out/$name.pdata.log" "$name-pdata" "$rc"
         variant_gmp=build/gmp-6.2.1-windows-$cpu/install/lib/libgmp.a
+        # -fstack-protector-strong links libssp, whose canary the hardened
+        # objects use, as the DLL's link does.
         if $MINGW-gcc -O2 -std=c11 -Wall -Wextra -Werror -o "$out/unwind-$cpu.exe" test/windows/unwind.c $objects \
-            "$variant_gmp" -static >"$out/unwind-$cpu.build.log" 2>&1; then
+            "$variant_gmp" -static -fstack-protector-strong >"$out/unwind-$cpu.build.log" 2>&1; then
             run_exe "unwind-$cpu" ""
         else
             cat "$out/unwind-$cpu.build.log"
