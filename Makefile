@@ -36,6 +36,8 @@ JAR_FILE := $(OUT_DIR)/jbigi.jar
 # The release version, in one file (the jbigi ABI version I2P reads is
 # JBIGI_VERSION in src/jni/jbigi.c, and stays apart from it).
 VERSION := $(shell cat VERSION)
+# GMP's version, named once, in build.sh beside its pinned source.
+GMP_VERSION := $(shell sed -n 's/^readonly GMP_VERSION=//p' build.sh)
 
 # ---- tools and their Debian packages ----
 JAVAC := $(shell command -v javac 2>/dev/null)
@@ -295,8 +297,8 @@ $(JAR_FILE): build/classes.stamp build/classes/net/i2p/util/variants.tsv $(LIBRA
 dist:
 	./build.sh dist
 
-# make dist-lib VARIANT=<cpu>: build/dist/<resource name> against build/gmp-6.2.1-<cpu>.
-DIST_GMP = build/gmp-6.2.1-$(VARIANT)/install
+# make dist-lib VARIANT=<cpu>: build/dist/<resource name> against build/gmp-$(GMP_VERSION)-<cpu>.
+DIST_GMP = build/gmp-$(GMP_VERSION)-$(VARIANT)/install
 DIST_ARCH = $(call variant_arch,$(VARIANT))
 DIST_CC = $(call arch_cc,$(DIST_ARCH))
 DIST_OBJ = build/obj-dist-$(VARIANT)-$(notdir $(DIST_CC))
@@ -319,7 +321,7 @@ dist-lib: check-header
 
 # ---- Windows x86-64: DLLs under I2P's names, cross-built with mingw-w64 ----
 # make dist-lib-windows VARIANT=<cpu>: build/dist/jbigi-windows-<cpu>_64.dll
-# against build/gmp-6.2.1-windows-<cpu> (./build.sh --gmp-only windows-<cpu>),
+# against build/gmp-$(GMP_VERSION)-windows-<cpu> (./build.sh --gmp-only windows-<cpu>),
 # every engine and the CPU check as on Linux; the platform layer is
 # windows.c.  Static: no DLL but the system's (no libgcc, no winpthread).
 MINGW := x86_64-w64-mingw32
@@ -342,7 +344,7 @@ WIN_LIB_CFLAGS = $(CFLAGS) $(WIN_REQUIRED_CFLAGS) $(WIN_HARDEN_CFLAGS) $(WARN_CF
 WIN_BASELINE_CFLAGS = -O2 $(WIN_REQUIRED_CFLAGS) $(WIN_HARDEN_CFLAGS) $(WARN_CFLAGS)
 WIN_LDFLAGS := -shared -static -static-libgcc -fstack-protector-strong -s -Wl,--exclude-libs,ALL \
   -Wl,--dynamicbase -Wl,--nxcompat -Wl,--high-entropy-va
-WIN_GMP = build/gmp-6.2.1-windows-$(VARIANT)/install
+WIN_GMP = build/gmp-$(GMP_VERSION)-windows-$(VARIANT)/install
 WIN_OBJ = build/obj-windows-$(VARIANT)
 WIN_JCPUID := build/jcpuid/jcpuid-x86_64-windows.dll
 win_variant_header = printf '\#define JBIGI_VARIANT "%s"\n\#define JBIGI_RESOURCE "%s"\n\#define JBIGI_FEATURES "%s"\n\#define JBIGI_RELEASE "%s"\n' \
@@ -382,7 +384,7 @@ dist-jar: build/classes.stamp build/classes/net/i2p/util/variants.tsv build/jar-
 	@rm -rf build/jar-resources build/i2p && mkdir -p build/jar-resources/META-INF build/i2p
 	cp $(foreach v,$(DIST_VARIANTS),build/dist/$(call resource_name,$(v))) \
 	  $(foreach v,$(DIST_WINDOWS_VARIANTS),build/dist/$(call win_resource_name,$(v))) $(DIST_JCPUID) build/jar-resources/
-	cp $(addprefix build/gmp-src-6.2.1/,$(GMP_LICENCES)) build/jar-resources/META-INF/
+	cp $(addprefix build/gmp-src-$(GMP_VERSION)/,$(GMP_LICENCES)) build/jar-resources/META-INF/
 	$(JAR) --create --file build/i2p/jbigi.jar --manifest build/jar-manifest -C build/jar-resources .
 	$(JAR) --create --file build/jbigi.jar --main-class net.i2p.util.NativeBigInteger --manifest build/jar-manifest \
 	  -C build/classes . -C build/jar-resources .

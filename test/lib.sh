@@ -4,6 +4,10 @@
 # "N passed, N failed, N skipped".
 # shellcheck shell=sh
 
+# GMP's version (the build/gmp-<version>-<cpu> folders), named once in
+# build.sh; the scripts that source this file run from the tree's root.
+GMP_VERSION=$(sed -n 's/^readonly GMP_VERSION=//p' build.sh)
+
 # Reads the last result line of log $1, "N passed, N failed" with an optional
 # ", N skipped" (a C test that cannot run some checks on this machine, e.g.
 # for lack of a CPU feature, says so there), into res_passed, res_failed and

@@ -12,6 +12,8 @@
 # toolchain the buildinfo names: no date, host, user or path of this machine.
 set -eu
 cd "$(dirname "$0")/../.."
+# GMP's version (the build/gmp-<version>-<cpu> folders), named once in build.sh.
+GMP_VERSION=$(sed -n 's/^readonly GMP_VERSION=//p' build.sh)
 : "${VERSION:?}" "${SOURCE_DATE_EPOCH:?}"
 name=jbigi-$VERSION
 out=build/release
@@ -53,7 +55,7 @@ buildinfo() {
     (cd "$gmp" && sha256sum gmp_*.dsc gmp_*.orig.tar.xz gmp_*.debian.tar.xz) | sed 's/^/ /'
     printf 'GMP-Configure:\n'
     for row in $(jar_rows); do
-        printf ' %s: %s\n' "$row" "$(cat "build/gmp-6.2.1-$row/install/jbigi-config")"
+        printf ' %s: %s\n' "$row" "$(cat "build/gmp-$GMP_VERSION-$row/install/jbigi-config")"
     done
     printf 'Toolchain:\n'
     tool_line cc "${CC:-cc}" --version
@@ -115,7 +117,7 @@ finish() {
         dpkg-deb --fsys-tarfile "$deb" >"$scan/$(basename "$deb").tar"
     done
     bad=
-    for needle in "$PWD" "$(pwd -P)" "$(readlink -f build/gmp-src-6.2.1 2>/dev/null || echo "$PWD")" "$(hostname)"; do
+    for needle in "$PWD" "$(pwd -P)" "$(readlink -f build/gmp-src-$GMP_VERSION 2>/dev/null || echo "$PWD")" "$(hostname)"; do
         [ ${#needle} -ge 6 ] || continue
         hits=$(grep -rlF -- "$needle" "$scan" "$out" || true)
         [ -z "$hits" ] || bad="$bad$needle in: $hits

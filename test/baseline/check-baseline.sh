@@ -182,7 +182,7 @@ fi
 
 # ---- dist-lib: the Linux x86-64 library of a row, against the host's static GMP ----
 variant=$(cat build/gmp-static/jbigi-variant 2>/dev/null)
-if [ -n "$variant" ] && [ -f "build/gmp-6.2.1-$variant/install/jbigi-config" ]; then
+if [ -n "$variant" ] && [ -f "build/gmp-$GMP_VERSION-$variant/install/jbigi-config" ]; then
     if mk dist-lib VARIANT="$variant" DIST_OBJ="$out/dist" DIST_CC="sh $out/no-link.sh cc" CFLAGS="$user_cflags" \
         WERROR=1 C_SOURCES="$sources" >"$out/dist.log" 2>&1; then
         check_rule "dist-lib ($variant)" "$out/dist" "$baseline"
@@ -196,9 +196,9 @@ fi
 
 # ---- dist-lib-windows: the DLL of an x86-64 row with a Windows GMP ----
 wvariant=
-for dir in build/gmp-6.2.1-windows-${variant:-none} build/gmp-6.2.1-windows-*; do
+for dir in build/gmp-$GMP_VERSION-windows-${variant:-none} build/gmp-$GMP_VERSION-windows-*; do
     if [ -f "$dir/install/jbigi-config" ]; then
-        wvariant=${dir#build/gmp-6.2.1-windows-}
+        wvariant=${dir#build/gmp-$GMP_VERSION-windows-}
         break
     fi
 done

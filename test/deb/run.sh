@@ -48,7 +48,7 @@ for arch in $arches; do
         continue
     fi
     # The fat GMP once in build/ (make check's dist built the ARM ones).
-    [ -f "build/gmp-6.2.1-$gmp/install/jbigi-config" ] || ./build.sh --gmp-only "$gmp" >"$out/gmp-$gmp.log" 2>&1 ||
+    [ -f "build/gmp-$GMP_VERSION-$gmp/install/jbigi-config" ] || ./build.sh --gmp-only "$gmp" >"$out/gmp-$gmp.log" 2>&1 ||
         { tail -n 20 "$out/gmp-$gmp.log"; not_ok "GMP for the $arch package did not build"; continue; }
     built="$built $arch"
 done
@@ -82,7 +82,7 @@ for arch in $built; do
     for f in Provides Conflicts Replaces; do
         [ "$(dpkg-deb -f "$deb" "$f")" = libjbigi-jni ] || problems="$problems $f"
     done
-    case $(dpkg-deb -f "$deb" Built-Using) in "gmp (= "*"6.2.1"*")") ;; *) problems="$problems Built-Using" ;; esac
+    case $(dpkg-deb -f "$deb" Built-Using) in "gmp (= "*"$GMP_VERSION"*")") ;; *) problems="$problems Built-Using" ;; esac
     case $(dpkg-deb -f "$deb" Depends) in "libc6 (>= "*")") ;; *) problems="$problems Depends" ;; esac
     if [ -z "$problems" ]; then
         ok "$arch package: Provides, Conflicts, Replaces libjbigi-jni; $(dpkg-deb -f "$deb" Built-Using); Depends $(dpkg-deb -f "$deb" Depends)"

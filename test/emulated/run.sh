@@ -210,7 +210,7 @@ fi
 # runs there (the MULX/ADX engine, x86-64 only; on 32-bit limbs also the
 # IFMA engine and the fixed-base tables, see the Makefile's LIMB32_OMITTED).
 while read -r cpu arch cross packages emulator omitted; do
-    gmp=build/gmp-6.2.1-$cpu/install
+    gmp=build/gmp-$GMP_VERSION-$cpu/install
     if ! command -v "$cross" >/dev/null || ! command -v "$emulator" >/dev/null; then
         skip "$cpu: needs $packages and qemu-user"
         continue

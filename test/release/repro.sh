@@ -5,13 +5,15 @@
 # lengths, and each builds, one after the other, lib/libjbigi.so and its jar,
 # then this CPU's row as the dist builds it (its Linux library, its Windows
 # DLL, jcpuid for both) and the dist jar's assembly from them.  Both reuse
-# this tree's GMP source and builds (build/gmp-src-6.2.1, build/gmp-static,
-# build/gmp-6.2.1-<cpu> and -windows-<cpu>), never build GMP.  One ok / not
+# this tree's GMP source and builds (build/gmp-src-<version>, build/gmp-static,
+# build/gmp-<version>-<cpu> and -windows-<cpu>), never build GMP.  One ok / not
 # ok line per file compared, and one per tree for build paths inside; ends
 # with "N passed, N failed, N skipped".  Called by test/run-tests.sh --all
 # (make check); a few minutes on 2 cores.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# GMP's version (the build/gmp-<version>-<cpu> folders), named once in build.sh.
+GMP_VERSION=$(sed -n 's/^readonly GMP_VERSION=//p' build.sh)
 passed=0
 failed=0
 skipped=0
@@ -26,8 +28,8 @@ finish() {
 
 root=$PWD/build/repro
 variant=$(cat build/gmp-static/jbigi-variant 2>/dev/null || true)
-if [ -z "$variant" ] || [ ! -f "build/gmp-6.2.1-$variant/install/libgmp.a" ] &&
-    [ ! -f "build/gmp-6.2.1-$variant/install/lib/libgmp.a" ]; then
+if [ -z "$variant" ] || [ ! -f "build/gmp-$GMP_VERSION-$variant/install/libgmp.a" ] &&
+    [ ! -f "build/gmp-$GMP_VERSION-$variant/install/lib/libgmp.a" ]; then
     skip "no GMP build for this CPU's row under build/ (./build.sh first)"
     finish
 fi
@@ -38,7 +40,7 @@ fi
 : "${SOURCE_DATE_EPOCH:=$(git log -1 --format=%ct 2>/dev/null || cat SOURCE_DATE_EPOCH)}"
 export SOURCE_DATE_EPOCH
 windows=
-[ -f "build/gmp-6.2.1-windows-$variant/install/jbigi-config" ] && command -v x86_64-w64-mingw32-gcc >/dev/null &&
+[ -f "build/gmp-$GMP_VERSION-windows-$variant/install/jbigi-config" ] && command -v x86_64-w64-mingw32-gcc >/dev/null &&
     windows=$variant
 
 # The outputs compared, relative to a tree.
@@ -50,10 +52,10 @@ build_in() {
     dir=$1
     sh src/release/source-tree.sh "$dir" || return 1
     mkdir -p "$dir/build"
-    for g in gmp-src-6.2.1 "gmp-6.2.1-$variant" ${windows:+"gmp-6.2.1-windows-$windows"}; do
+    for g in gmp-src-$GMP_VERSION "gmp-$GMP_VERSION-$variant" ${windows:+"gmp-$GMP_VERSION-windows-$windows"}; do
         ln -s "$(readlink -f "build/$g")" "$dir/build/$g"
     done
-    ln -s "gmp-6.2.1-$variant/install" "$dir/build/gmp-static"
+    ln -s "gmp-$GMP_VERSION-$variant/install" "$dir/build/gmp-static"
     # Not this run's make or flags: the tree's own defaults, warnings as errors.
     (
         cd "$dir" && unset MAKEFLAGS MFLAGS MAKELEVEL CFLAGS GMP_LIBS C_SOURCES &&

@@ -55,7 +55,7 @@ export WINEPREFIX="$PWD/build/wine" WINEDEBUG=-all
 mkdir -p "$WINEPREFIX"
 
 variant=$(./build.sh --host-variant 2>/dev/null | tail -n 1)
-gmp=build/gmp-6.2.1-windows-$variant/install
+gmp=build/gmp-$GMP_VERSION-windows-$variant/install
 host_dll=build/dist/jbigi-windows-${variant}_64.dll
 if $host_only; then
     if [ ! -f "$gmp/lib/libgmp.a" ]; then
@@ -197,7 +197,7 @@ for dll in $dlls; do
         rc=$?
         grep -v '^ok ' "$out/$name.pdata.log"
         tally "$out/$name.pdata.log" "$name-pdata" "$rc"
-        variant_gmp=build/gmp-6.2.1-windows-$cpu/install/lib/libgmp.a
+        variant_gmp=build/gmp-$GMP_VERSION-windows-$cpu/install/lib/libgmp.a
         # -fstack-protector-strong links libssp, whose canary the hardened
         # objects use, as the DLL's link does.
         if $MINGW-gcc -O2 -std=c11 -Wall -Wextra -Werror -o "$out/unwind-$cpu.exe" test/windows/unwind.c $objects \
