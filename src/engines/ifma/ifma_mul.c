@@ -22,10 +22,27 @@
 
 #if JBIGI_AVX512_CODE
 
+/* The kernels run once per product and hold their accumulators in arrays,
+ * so -fstack-protector-strong would give each a canary, checked on every
+ * product; they go without.  Their arrays are sized by KMAX and indexed
+ * only by the constant K and the digit count N, which the caller keeps
+ * within K registers, never by a length from outside.  Without it each
+ * kernel's code is what it was before the libraries were hardened:
+ * doc/measurements.md: "Hardening: speed against the library before it (2026-12-07)"
+ */
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define KERNEL_NO_CANARY __attribute__((no_stack_protector))
+#endif
+#endif
+#ifndef KERNEL_NO_CANARY
+#define KERNEL_NO_CANARY
+#endif
+
 typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int, int);
 
 #define AMM_K(K)                                                                                       \
-    IFMA_TARGET static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
+    IFMA_TARGET KERNEL_NO_CANARY static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
                                     uint64_t k0, int N, int secret)                                    \
     {                                                                                                  \
         if (K <= PAIR_KMAX)                                                                            \
@@ -39,7 +56,7 @@ AMM_K(11) AMM_K(12) AMM_K(13) AMM_K(14) AMM_K(15) AMM_K(16) AMM_K(17) AMM_K(18) 
 typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int, int);
 
 #define SQR_K(K)                                                                                       \
-    IFMA_TARGET static void sqr_##K(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N,  \
+    IFMA_TARGET KERNEL_NO_CANARY static void sqr_##K(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N,  \
                                     int secret)                                                        \
     {                                                                                                  \
         if (K <= SQR_BY_MUL_KMAX)                                                                      \
