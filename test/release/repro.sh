@@ -12,14 +12,10 @@
 # (make check); a few minutes on 2 cores.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-# GMP's version (the build/gmp-<version>-<cpu> folders), named once in build.sh.
-GMP_VERSION=$(sed -n 's/^readonly GMP_VERSION=//p' build.sh)
+. test/lib.sh
 passed=0
 failed=0
 skipped=0
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
-skip() { echo "skip - $*"; skipped=$((skipped + 1)); }
 finish() {
     echo "$passed passed, $failed failed, $skipped skipped"
     [ "$failed" -eq 0 ]

@@ -64,18 +64,8 @@ final class NativePowers {
         OperandBytes.markSecret(exponent);
         if (NativeBigInteger.LIBRARY.loaded && EdgeToEdge.PRESENT && modulus.signum() > 0 && modulus.testBit(0)
                 && exponent.signum() > 0 && ArgumentChecks.nativeSized(base, exponent, modulus)) {
-            OperandBytes b = null;
-            OperandBytes e = null;
-            OperandBytes m = null;
-            try {
-                b = OperandBytes.of(base);
-                e = OperandBytes.of(exponent);
-                m = OperandBytes.of(modulus);
-                return NativeBigInteger.fromNative(
-                        NativeBigInteger.nativeModPowCTBound(b.bytes, e.bytes, m.bytes, exponentBits));
-            } finally {
-                OperandBytes.release(b, e, m);
-            }
+            return call((b, e, m) -> NativeBigInteger.nativeModPowCTBound(b, e, m, exponentBits), base, exponent,
+                    modulus);
         }
         return modPowCT(base, exponent, modulus);
     }
