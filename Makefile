@@ -536,8 +536,12 @@ release-files:
 	$(MAKE) --no-print-directory release-deb
 	$(RELEASE_ENV) sh src/release/assemble.sh finish
 
-# Hook: the Debian packages into build/release/ (debian/'s own target fills
-# this recipe in); release-files runs it between the files and SHA256SUMS.
-# With debian/ present, make deb writes them (DEB_OUT); until then, none.
+# The Debian packages into build/release/; release-files runs it between the
+# files and SHA256SUMS.  make deb writes into build/release-deb/, and the
+# release takes the binary packages and the source package (.dsc, .tar.xz).
+# dpkg's own .buildinfo and .changes stay behind: they record when the
+# package was built (Build-Date), so no two builds give the same bytes;
+# jbigi-<version>.buildinfo records the toolchain instead.
 release-deb:
-	$(if $(wildcard debian/rules),$(MAKE) --no-print-directory deb DEB_OUT=build/release,@echo "release-deb: no debian/ here: no Debian packages")
+	$(if $(wildcard debian/rules),rm -rf build/release-deb && $(MAKE) --no-print-directory deb DEB_OUT=build/release-deb && \
+	  cp build/release-deb/*.deb build/release-deb/*.dsc build/release-deb/*.tar.xz build/release/,@echo "release-deb: no debian/ here: no Debian packages")
