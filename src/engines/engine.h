@@ -12,7 +12,7 @@
  * Engines today: "gmp" (GMP's mpz_powm and mpn_sec_powm, and the base 2 on
  * GMP's mpn functions under the drivers: gmp/), "small" (one limb, variable
  * time: small/), "adx" (MULX/ADX: adx/), "avx512-ifma" (adx/'s sibling
- * ifma/).
+ * ifma/), "p25519" (the one modulus 2^255 - 19 by its form: p25519/).
  */
 #ifndef JBIGI_ENGINE_H
 #define JBIGI_ENGINE_H
@@ -56,6 +56,11 @@ typedef struct jbigi_engine {
     int forcible;
     /* The largest modulus, in limbs, it takes. */
     mp_size_t max_limbs;
+    /* For an engine of one modulus form: 1 if it computes mod m (n limbs),
+     * a public value, tested per call; NULL for an engine that takes any
+     * odd modulus up to max_limbs.  Such an engine is chosen only by
+     * jbigi_engine_for_modulus, never for a size alone. */
+    int (*takes_modulus)(const mp_limb_t *m, mp_size_t n);
     /* 1 when this CPU runs it and its self-test (run at most once per
      * process, on the first ask) passed. */
     int (*available)(void);
@@ -165,6 +170,10 @@ int jbigi_engine_environment_applied(void);
  * its size allows; forcing GMP keeps the one-limb code.
  */
 const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time);
+/* The same for the modulus m itself (n limbs, odd): an engine of one
+ * modulus form (takes_modulus) is chosen here, where its form matches, and
+ * forced where its form matches; otherwise jbigi_engine_for(n, ...). */
+const jbigi_engine *jbigi_engine_for_modulus(const mp_limb_t *m, mp_size_t n, int constant_time);
 /* The engine every other falls back to: GMP's, which takes any modulus
  * (even ones too, in variable time), any size. */
 const jbigi_engine *jbigi_engine_gmp(void);
