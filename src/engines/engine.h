@@ -152,7 +152,7 @@ int jbigi_engine_environment(void);
 
 /*
  * Forces an engine by name for every call from now on ("gmp", "adx",
- * "ifma"; "auto" or NULL lets the table choose again): 0, or -1 when the
+ * "ifma", "p25519": that one for its modulus only; "auto" or NULL lets the table choose again): 0, or -1 when the
  * name is unknown or this CPU cannot run that engine (the choice is then
  * on auto and jbigi_engine_note says why).  Rule 1 above.
  */
@@ -190,7 +190,9 @@ size_t jbigi_engine_table_format_count(void);
 const jbigi_table_format *jbigi_engine_table_format_at(size_t i);
 const jbigi_table_format *jbigi_engine_table_format_of(mp_limb_t magic);
 
-/* The engine's name for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp". */
+/* The engine's name for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp";
+ * an engine of one modulus form (p25519) when it is forced and runs here,
+ * so that the status names what was asked for. */
 const char *jbigi_engine_name(void);
 
 /* What a user should know about the engines beyond the name: why an engine

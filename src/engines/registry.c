@@ -291,6 +291,10 @@ int jbigi_engine_base2(const jbigi_engine *engine, mp_size_t n, int constant_tim
 
 const char *jbigi_engine_name(void)
 {
+    make_first_choice();
+    const int f = forced_row();
+    if (f >= 0 && rows[f].engine->takes_modulus != NULL) /* forced, and it runs here */
+        return rows[f].engine->name;
     return jbigi_engine_for(32, 0)->name;
 }
 
