@@ -66,8 +66,8 @@ void jbigi_p25519_sqr(mp_limb_t *h, const mp_limb_t *a);
 extern const jbigi_mont_ops jbigi_p25519_mont_ops;
 
 /*
- * r = b^e mod p (four limbs), b (four limbs) below p, e of en >= 1 limbs,
- * top limb non-zero, m = p (the caller checked: jbigi_p25519_is_modulus),
+ * r = b^e mod p (four limbs), b (four limbs) below p, e of en limbs (zero
+ * top limbs allowed; e = 0 gives 1), m = p (the caller checked: jbigi_p25519_is_modulus),
  * n = 4: the drivers' sliding window.  engine.h's jbigi_limb_powm; a
  * JBIGI_ENGINE_* code.
  */

@@ -6,9 +6,9 @@
  * The drivers' domain is the plain residues: to_mont splits a value into
  * words, from_mont reduces fully and packs, one is 1.  Edge cases (b < p,
  * four limbs): b = 0 gives 0 and b = 1 gives 1 through the arithmetic; e =
- * 0 gives 1 on the constant-time path (the variable-time one is called for
- * e > 0 only).  The drivers' tables come from calloc and are wiped when
- * given back.
+ * 0 gives 1 on both paths (the variable-time one drops the exponent's zero
+ * top limbs first: it is public there).  The drivers' tables come from
+ * calloc and are wiped when given back.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +103,13 @@ int jbigi_p25519_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_s
 {
     if (!jbigi_p25519_is_modulus(m, n))
         return JBIGI_ENGINE_UNSUPPORTED;
+    while (en > 0 && e[en - 1] == 0) /* the exponent is public here */
+        en--;
+    if (en == 0) { /* b^0 = 1 */
+        r[0] = 1;
+        r[1] = r[2] = r[3] = 0;
+        return JBIGI_ENGINE_DONE;
+    }
     return jbigi_drive_window(&jbigi_p25519_mont_ops, NULL, r, b, e, en) == JBIGI_DRIVER_OK
                ? JBIGI_ENGINE_DONE
                : JBIGI_ENGINE_NO_MEMORY;
