@@ -33,8 +33,9 @@ static void words_value(mpz_t v, const mp_limb_t *h)
 {
     mpz_set_ui(v, 0);
     for (int i = W - 1; i >= 0; i--) {
+        mpz_t word; /* a limb read in place: long is 32 bits on Windows */
         mpz_mul_2exp(v, v, 51);
-        mpz_add_ui(v, v, (unsigned long)h[i]); /* 64-bit long: JBIGI_P25519_FIELD */
+        mpz_add(v, v, mpz_roinit_n(word, &h[i], h[i] != 0));
     }
 }
 
@@ -45,7 +46,7 @@ static void random_words(mp_limb_t *h, unsigned bits)
         mp_limb_t x = (mp_limb_t)rng_next();
         switch (rng_next() % 4) {
         case 0: x = ~(mp_limb_t)0; break; /* the top of the range */
-        case 1: x &= ((mp_limb_t)1 << 51) - 1; break;
+        case 1: x &= (mp_limb_t)((UINT64_C(1) << 51) - 1); break;
         default: break;
         }
         h[i] = x >> (64 - bits);
