@@ -34,7 +34,9 @@
  * exponent), and BENCH_OPS, the natives timed, of nativeModPow,
  * nativeModPowCT and nativeModPow-e3 (nativeModPow with the exponent 3:
  * the cost of a call beside that of the arithmetic, the arguments'
- * conversion, the engine's setup, the result); default the first two.
+ * conversion, the engine's setup, the result); default the first two;
+ * and BENCH_ENGINES, the engines run (default all): in lock-step against
+ * a library that lacks one, the engines both have.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -233,6 +235,20 @@ static power_fn *native_of(struct harness *h, size_t op)
     return op == 1 ? h->n.mod_pow_ct : h->n.mod_pow;
 }
 
+/* Whether BENCH_ENGINES (unset or empty: every engine) names engine, a
+ * word of its list. */
+static int engine_wanted(const char *engine)
+{
+    const char *list = getenv("BENCH_ENGINES");
+    if (list == NULL || *list == '\0')
+        return 1;
+    const size_t len = strlen(engine);
+    for (const char *w = list; (w = strstr(w, engine)) != NULL; w += len)
+        if ((w == list || w[-1] == ' ' || w[-1] == ',') && (w[len] == '\0' || w[len] == ' ' || w[len] == ','))
+            return 1;
+    return 0;
+}
+
 /* BENCH_BITS and BENCH_OPS (above) into sizes and op_on; 0 if either is
  * malformed. */
 static int read_choices(void)
@@ -322,6 +338,8 @@ static int run(struct harness *h, int rounds, int lockstep)
     size_t nrows = 0;
     int status = 0;
     for (size_t e = 0; e < sizeof engines / sizeof engines[0] && status == 0; e++) {
+        if (!engine_wanted(engines[e].force))
+            continue;
         if (!force(h, engines[e].force)) {
             engine_string(h, h->n.note, text, sizeof text);
             printf("# engine %s: skipped, nativeForce(\"%s\") is false on this CPU (%s)\n", engines[e].force,
