@@ -64,23 +64,25 @@ void jbigi_p25519_to_limbs(mp_limb_t *x, const mp_limb_t *h)
 }
 
 /* The five sums of a product (each below 2^111) carried down to words
- * below 2^51 (the second below 2^51 + 2^10), the carry out of the top
- * coming back times 19. */
+ * below 2^51 (the second and the fifth below 2^51 + 2^10), the carry out
+ * of the top coming back times 19.  Two chains run side by side (from
+ * r0 and from r3), so a product waits on four carries, not six. */
 static inline void carry(mp_limb_t *h, u128 r0, u128 r1, u128 r2, u128 r3, u128 r4)
 {
     r1 += (uint64_t)(r0 >> 51);
-    r2 += (uint64_t)(r1 >> 51);
-    r3 += (uint64_t)(r2 >> 51);
     r4 += (uint64_t)(r3 >> 51);
     /* r4 holds no folded products: its carry is below 2^56, times 19
      * below 2^61. */
     mp_limb_t h0 = ((uint64_t)r0 & MASK51) + 19 * (uint64_t)(r4 >> 51);
-    mp_limb_t h1 = ((uint64_t)r1 & MASK51) + (h0 >> 51);
+    r2 += (uint64_t)(r1 >> 51);
+    const mp_limb_t h1 = ((uint64_t)r1 & MASK51) + (h0 >> 51);
+    const mp_limb_t h3 = ((uint64_t)r3 & MASK51) + (uint64_t)(r2 >> 51); /* below 2^61 */
+    const mp_limb_t h4 = ((uint64_t)r4 & MASK51) + (h3 >> 51);
     h[0] = h0 & MASK51;
     h[1] = h1;
     h[2] = (uint64_t)r2 & MASK51;
-    h[3] = (uint64_t)r3 & MASK51;
-    h[4] = (uint64_t)r4 & MASK51;
+    h[3] = h3 & MASK51;
+    h[4] = h4;
 }
 
 void jbigi_p25519_mul(mp_limb_t *h, const mp_limb_t *a, const mp_limb_t *b)
