@@ -12,7 +12,7 @@
  *                       needs an odd m; exp > 0 is I2P's contract).
  *
  * Which code raises to the power is chosen per call, from the modulus'
- * limb count, by the engine registry (engines/engine.h), and never changes
+ * limb count (and, for 2^255 - 19, its value), by the engine registry (engines/engine.h), and never changes
  * a result: this file only calls through the interface.  Even moduli,
  * and engines that decline a call, go to the GMP engine, which takes any
  * modulus.
@@ -74,7 +74,7 @@ static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const 
 {
     if (mpz_odd_p(m) && mpz_sgn(exp) > 0) {
         const mp_size_t n = (mp_size_t)mpz_size(m);
-        const jbigi_engine *engine = jbigi_engine_for(n, 0);
+        const jbigi_engine *engine = jbigi_engine_for_modulus(mpz_limbs_read(m), n, 0);
         const int rc = mpz_cmp_ui(base, 2) == 0 && jbigi_engine_base2(engine, n, 0)
                            ? base2_power(engine, r, exp, m)
                            : engine->powm(r, base, exp, m);
@@ -142,7 +142,7 @@ static enum jbigi_status sec_powm(mp_limb_t *rp, mpz_srcptr b, const mp_limb_t *
     const mp_size_t n = (mp_size_t)mpz_size(m);
     const mp_size_t bn = (mp_size_t)mpz_size(b);
     const mp_limb_t *mp = mpz_limbs_read(m);
-    const jbigi_engine *engine = jbigi_engine_for(n, 1);
+    const jbigi_engine *engine = jbigi_engine_for_modulus(mp, n, 1);
     int rc = mpz_cmp_ui(b, 2) == 0 && jbigi_engine_base2(engine, n, 1)
                  ? engine->powm_base2(rp, e, en, mp, n, ebits)
                  : engine->powm_sec(rp, mpz_limbs_read(b), bn, e, ebits, mp, n);

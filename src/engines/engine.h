@@ -12,7 +12,7 @@
  * Engines today: "gmp" (GMP's mpz_powm and mpn_sec_powm, and the base 2 on
  * GMP's mpn functions under the drivers: gmp/), "small" (one limb, variable
  * time: small/), "adx" (MULX/ADX: adx/), "avx512-ifma" (adx/'s sibling
- * ifma/).
+ * ifma/), "p25519" (the one modulus 2^255 - 19 by its form: p25519/).
  */
 #ifndef JBIGI_ENGINE_H
 #define JBIGI_ENGINE_H
@@ -56,6 +56,11 @@ typedef struct jbigi_engine {
     int forcible;
     /* The largest modulus, in limbs, it takes. */
     mp_size_t max_limbs;
+    /* For an engine of one modulus form: 1 if it computes mod m (n limbs),
+     * a public value, tested per call; NULL for an engine that takes any
+     * odd modulus up to max_limbs.  Such an engine is chosen only by
+     * jbigi_engine_for_modulus, never for a size alone. */
+    int (*takes_modulus)(const mp_limb_t *m, mp_size_t n);
     /* 1 when this CPU runs it and its self-test (run at most once per
      * process, on the first ask) passed. */
     int (*available)(void);
@@ -147,7 +152,7 @@ int jbigi_engine_environment(void);
 
 /*
  * Forces an engine by name for every call from now on ("gmp", "adx",
- * "ifma"; "auto" or NULL lets the table choose again): 0, or -1 when the
+ * "ifma", "p25519": that one for its modulus only; "auto" or NULL lets the table choose again): 0, or -1 when the
  * name is unknown or this CPU cannot run that engine (the choice is then
  * on auto and jbigi_engine_note says why).  Rule 1 above.
  */
@@ -165,6 +170,10 @@ int jbigi_engine_environment_applied(void);
  * its size allows; forcing GMP keeps the one-limb code.
  */
 const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time);
+/* The same for the modulus m itself (n limbs, odd): an engine of one
+ * modulus form (takes_modulus) is chosen here, where its form matches, and
+ * forced where its form matches; otherwise jbigi_engine_for(n, ...). */
+const jbigi_engine *jbigi_engine_for_modulus(const mp_limb_t *m, mp_size_t n, int constant_time);
 /* The engine every other falls back to: GMP's, which takes any modulus
  * (even ones too, in variable time), any size. */
 const jbigi_engine *jbigi_engine_gmp(void);
@@ -181,7 +190,9 @@ size_t jbigi_engine_table_format_count(void);
 const jbigi_table_format *jbigi_engine_table_format_at(size_t i);
 const jbigi_table_format *jbigi_engine_table_format_of(mp_limb_t magic);
 
-/* The engine's name for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp". */
+/* The engine's name for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp";
+ * an engine of one modulus form (p25519) when it is forced and runs here,
+ * so that the status names what was asked for. */
 const char *jbigi_engine_name(void);
 
 /* What a user should know about the engines beyond the name: why an engine

@@ -4,6 +4,10 @@
  * doc/measurements.md: "The engine table's bounds (2026-11-30 to 2026-12-03)"
  *
  *   one limb          small: variable time only
+ *   2^255 - 19        p25519, the field by the modulus' form, where it is
+ *                     built (64-bit limbs, a 128-bit product) and its
+ *                     self-test passed; the one engine chosen by the
+ *                     modulus' value (jbigi_engine_for_modulus)
  *   IFMA's sizes      avx512-ifma, where the CPU has it and its self-test
  *                     passed: from 576 bits (512 on AMD Zen 4) to 8192
  *   ADX's sizes       adx, where the CPU has BMI2 and ADX, its self-test
@@ -36,6 +40,7 @@
 #include "platform/platform.h"
 
 extern const jbigi_engine jbigi_small_engine;
+extern const jbigi_engine jbigi_p25519_engine;
 extern const jbigi_engine jbigi_ifma_engine;
 extern const jbigi_engine jbigi_adx_engine;
 extern const jbigi_engine jbigi_gmp_engine;
@@ -45,6 +50,14 @@ extern const jbigi_engine jbigi_gmp_engine;
 static int small_takes(mp_size_t n)
 {
     return n == 1;
+}
+
+/* The special-form field takes 2^255 - 19 (its takes_modulus) wherever
+ * it runs, ahead of the MULX/ADX engine's four-limb kernels and GMP.
+ * doc/measurements.md: "The special-form field for 2^255 - 19 (AMD EPYC Zen 4, 2026-12-07)" */
+static int p25519_takes(mp_size_t n)
+{
+    return n == 4;
 }
 
 /* IFMA from 9 limbs (576 bits), on AMD Zen 4 (cpu_facts.h) from 8 (512
@@ -102,6 +115,7 @@ struct row {
 /* In the order the table tries them. */
 static const struct row rows[] = {
     {&jbigi_small_engine, small_takes, NULL, 1, 0, 0},
+    {&jbigi_p25519_engine, p25519_takes, NULL, 0, 0, 0},
     {&jbigi_ifma_engine, ifma_takes, ifma_table_takes, 0, 0, 0},
     {&jbigi_adx_engine, adx_takes, adx_table_takes, 0, 0, 0},
     {&jbigi_gmp_engine, always, NULL, 1, 512, 1024},
@@ -231,28 +245,41 @@ int jbigi_engine_environment_applied(void)
 
 /* ---- the choice ---- */
 
-/* Whether a row can take an n-limb modulus on this path. */
-static int fits(const struct row *r, mp_size_t n, int constant_time)
+/* Whether a row can take the n-limb modulus m (NULL: a size alone, which an
+ * engine of one modulus form never takes) on this path. */
+static int fits(const struct row *r, const mp_limb_t *m, mp_size_t n, int constant_time)
 {
-    return n <= r->engine->max_limbs && (!constant_time || r->engine->powm_sec != NULL);
+    const jbigi_engine *e = r->engine;
+    return n <= e->max_limbs && (!constant_time || e->powm_sec != NULL) &&
+           (e->takes_modulus == NULL || (m != NULL && e->takes_modulus(m, n)));
 }
 
-const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time)
+static const jbigi_engine *choose(const mp_limb_t *m, mp_size_t n, int constant_time)
 {
     make_first_choice();
     const int f = forced_row();
-    if (f >= 0 && rows[f].engine != &jbigi_gmp_engine && fits(&rows[f], n, constant_time))
+    if (f >= 0 && rows[f].engine != &jbigi_gmp_engine && fits(&rows[f], m, n, constant_time))
         return rows[f].engine;
     const int gmp_forced = f >= 0 && rows[f].engine == &jbigi_gmp_engine;
     for (size_t i = 0; i < ROWS; i++) {
         const struct row *r = &rows[i];
-        if ((gmp_forced && !r->with_gmp) || !fits(r, n, constant_time) || !r->takes(n))
+        if ((gmp_forced && !r->with_gmp) || !fits(r, m, n, constant_time) || !r->takes(n))
             continue;
         /* available() last: it runs the engine's self-test on first use. */
         if (r->engine->available())
             return r->engine;
     }
     return &jbigi_gmp_engine;
+}
+
+const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time)
+{
+    return choose(NULL, n, constant_time);
+}
+
+const jbigi_engine *jbigi_engine_for_modulus(const mp_limb_t *m, mp_size_t n, int constant_time)
+{
+    return choose(m, n, constant_time);
 }
 
 int jbigi_engine_base2(const jbigi_engine *engine, mp_size_t n, int constant_time)
@@ -264,6 +291,10 @@ int jbigi_engine_base2(const jbigi_engine *engine, mp_size_t n, int constant_tim
 
 const char *jbigi_engine_name(void)
 {
+    make_first_choice();
+    const int f = forced_row();
+    if (f >= 0 && rows[f].engine->takes_modulus != NULL) /* forced, and it runs here */
+        return rows[f].engine->name;
     return jbigi_engine_for(32, 0)->name;
 }
 

@@ -30,5 +30,13 @@ else
     not_ok "test/bench/run-ifma-bench.sh --build-only did not build build/bench/ifma_bench (log: $out/ifma-bench.log)"
 fi
 
+# test/bench/p25519_bench.c, the special-form engine beside MULX/ADX and GMP.
+if sh test/bench/run-p25519-bench.sh --build-only >"$out/p25519-bench.log" 2>&1 && [ -x build/bench/p25519_bench ]; then
+    ok "test/bench/run-p25519-bench.sh --build-only builds build/bench/p25519_bench"
+else
+    cat "$out/p25519-bench.log"
+    not_ok "test/bench/run-p25519-bench.sh --build-only did not build build/bench/p25519_bench (log: $out/p25519-bench.log)"
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -47,6 +47,7 @@ static void check_parse(void)
         {"adx", 0, "adx"},                     {"ifma", 0, "avx512-ifma"},
         {"avx512-ifma", 0, "avx512-ifma"},     {"GMP", JBIGI_ENGINE_UNKNOWN, NULL},
         {"gmp ", JBIGI_ENGINE_UNKNOWN, NULL},  {"small", JBIGI_ENGINE_UNKNOWN, NULL},
+        {"p25519", 0, "p25519"},               {"p25519 ", JBIGI_ENGINE_UNKNOWN, NULL},
         {"ifma2", JBIGI_ENGINE_UNKNOWN, NULL}, {"x", JBIGI_ENGINE_UNKNOWN, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

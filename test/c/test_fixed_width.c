@@ -208,7 +208,8 @@ static void check_powers(void)
 /*
  * Exponents shorter and longer than the modulus, at their own limb count
  * and one limb wider, on every engine this CPU runs (forced one after the
- * other): bit lengths at the limb boundaries and at the bounds DSA and
+ * other; the modulus 2^255 - 19 among the sizes, for the special-form
+ * engine): bit lengths at the limb boundaries and at the bounds DSA and
  * ElGamal use, top bits set and clear below the top one, random bases and
  * the base 2 (its own path on GMP's engine); and at a width in bits
  * (jbigi_modpow_ct_bits: a stated bound, an array's length): the
@@ -216,8 +217,9 @@ static void check_powers(void)
  */
 static void check_short_powers(void)
 {
-    static const char *const engines[] = {"gmp", "adx", "ifma"};
-    static const unsigned moduli[] = {64, 65, 192, 256, 512, 576, 1024, 1536, 2048, 3072, 4096};
+    static const char *const engines[] = {"gmp", "adx", "ifma", "p25519"};
+    /* 255: the modulus 2^255 - 19 (the special-form engine's). */
+    static const unsigned moduli[] = {64, 65, 192, 255, 256, 512, 576, 1024, 1536, 2048, 3072, 4096};
     static const unsigned exps[] = {1, 2, 63, 64, 65, 127, 128, 129, 159, 160, 161, 192, 193, 224, 225,
                                     226, 255, 256, 257, 512, 1024, 2048, 2049, 4096, 4200};
     mpz_t base, exp, m;
@@ -237,6 +239,11 @@ static void check_short_powers(void)
                 mpz_fdiv_r_2exp(m, m, bits);
                 mpz_setbit(m, bits - 1);
                 mpz_setbit(m, 0);
+                if (bits == 255) {
+                    mpz_set_ui(m, 0);
+                    mpz_setbit(m, 255);
+                    mpz_sub_ui(m, m, 19);
+                }
                 unsigned_import(base, buf + 520, (bits + 7) / 8);
                 unsigned_import(exp, buf + 1, (ebits + 7) / 8);
                 mpz_fdiv_r_2exp(exp, exp, ebits);

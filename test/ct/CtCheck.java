@@ -65,13 +65,18 @@ import java.util.Random;
  * fixed-base path.  Control: nativeModPow on the limb-count inputs.
  * --only-short runs these alone.
  *
+ * The field of 2^255 - 19 (Elligator2's, which the special-form engine
+ * takes): the bits and the length experiments under that modulus, 255-bit
+ * exponents against a sparse one and against 223-bit ones (one limb count),
+ * with nativeModPow as the control; --only-p25519 runs these alone.
+ *
  * A measurement, not a test: run it on a quiet machine.  Exit status 0 when
  * the constant-time paths show no leak and every control does, 1 when a
  * constant-time path leaks, 2 when a control shows none (the measurement
  * saw nothing).
  *
  *   CtCheck [--measurements N] [--wide-measurements N] [--seed S] [--no-fixed-base] [--only-top-bit]
- *           [--only-short]
+ *           [--only-short] [--only-p25519]
  */
 public final class CtCheck {
     static final double THRESHOLD = 10;
@@ -90,6 +95,7 @@ public final class CtCheck {
         boolean fixedBase = true;
         boolean onlyTopBit = false;
         boolean onlyShort = false;
+        boolean only25519 = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--measurements") && i + 1 < args.length)
                 measurements = Integer.parseInt(args[++i]);
@@ -99,13 +105,15 @@ public final class CtCheck {
                 onlyTopBit = true;
             else if (args[i].equals("--only-short"))
                 onlyShort = true;
+            else if (args[i].equals("--only-p25519"))
+                onlyShort = onlyTopBit = only25519 = true;
             else if (args[i].equals("--seed") && i + 1 < args.length)
                 seed = Long.parseLong(args[++i]);
             else if (args[i].equals("--no-fixed-base"))
                 fixedBase = false;
             else {
                 System.err.println("usage: CtCheck [--measurements N] [--wide-measurements N] [--seed S]"
-                        + " [--no-fixed-base] [--only-top-bit] [--only-short]");
+                        + " [--no-fixed-base] [--only-top-bit] [--only-short] [--only-p25519]");
                 System.exit(64);
             }
         }
@@ -160,6 +168,13 @@ public final class CtCheck {
             }
         }
 
+        // 2^255 - 19, Elligator2's field (the special-form engine where it runs).
+        if (only25519 || (!onlyTopBit && !onlyShort)) {
+            double[] f = field25519(random, measurements);
+            ct = Math.max(ct, f[0]);
+            vt = Math.min(vt, f[1]);
+        }
+
         // Short exponents: the top bit below a bound, and the length within a limb count.
         if (!onlyTopBit) {
             double[] s = shortExponents(random, measurements, fixedBase && NativeBigInteger.hasFixedBase());
@@ -205,6 +220,29 @@ public final class CtCheck {
             status = 0;
         }
         System.exit(status);
+    }
+
+    /**
+     * The bits and length experiments under p = 2^255 - 19, the modulus the
+     * special-form engine takes: class A one fixed sparse 255-bit exponent
+     * against random 255-bit ones, and random 255-bit exponents against
+     * random 223-bit ones (four limbs both); nativeModPow as the control.
+     * Returns {the largest constant-time |t|, the smallest control |t|}.
+     */
+    static double[] field25519(Random random, int n) {
+        BigInteger p = BigInteger.ONE.shiftLeft(255).subtract(BigInteger.valueOf(19));
+        BigInteger g = new BigInteger(255, random).mod(p);
+        double ct = 0, vt = Double.MAX_VALUE;
+        for (boolean byLength : new boolean[] {false, true}) {
+            Inputs inputs = new Inputs(random, n, byLength, p, g, 255, 223, " 2^255-19");
+            double c = measure("nativeModPowCT " + inputs.name, NativeBigInteger::nativeModPowCT, inputs);
+            double v = measure("nativeModPow   " + inputs.name, NativeBigInteger::nativeModPow, inputs);
+            System.out.printf("|t| %s: nativeModPowCT = %.2f, nativeModPow = %.2f (threshold %.0f)%n", inputs.name, c,
+                    v, THRESHOLD);
+            ct = Math.max(ct, c);
+            vt = Math.min(vt, v);
+        }
+        return new double[] {ct, vt};
     }
 
     /** A table in a block from nativeAllocateTable, with the block's generation (the natives take both). */
@@ -416,32 +454,38 @@ public final class CtCheck {
          * exponents, class B random SHORT_BITS-bit ones (top bits set).
          */
         Inputs(Random random, int n, boolean byLength, BigInteger m, BigInteger g) {
+            this(random, n, byLength, m, g, BITS, SHORT_BITS, "");
+        }
+
+        /** The same with exponents of bits and shortBits bits, the name tagged. */
+        Inputs(Random random, int n, boolean byLength, BigInteger m, BigInteger g, int bits, int shortBits,
+                String tag) {
             signed = true;
-            name = byLength ? "[length]" : "[bits]  ";
+            name = (byLength ? "[length" : "[bits") + tag + "]" + (byLength || !tag.isEmpty() ? "" : "  ");
             modulus = m.toByteArray();
             base = g.toByteArray();
-            BigInteger fixed = BigInteger.ZERO.setBit(BITS - 1);
+            BigInteger fixed = BigInteger.ZERO.setBit(bits - 1);
             while (fixed.bitCount() < 8)
-                fixed = fixed.setBit(random.nextInt(BITS - 1));
+                fixed = fixed.setBit(random.nextInt(bits - 1));
             classA = new boolean[n];
             exponents = new byte[n][];
             for (int i = 0; i < n; i++) {
                 classA[i] = random.nextBoolean();
                 BigInteger e;
                 if (byLength)
-                    e = classA[i] ? new BigInteger(BITS, random).setBit(BITS - 1)
-                            : new BigInteger(SHORT_BITS, random).setBit(SHORT_BITS - 1);
+                    e = classA[i] ? new BigInteger(bits, random).setBit(bits - 1)
+                            : new BigInteger(shortBits, random).setBit(shortBits - 1);
                 else
                     // Class A gets a copy of its own too, so both classes touch a fresh array each time.
-                    e = classA[i] ? fixed : new BigInteger(BITS, random).setBit(BITS - 1);
+                    e = classA[i] ? fixed : new BigInteger(bits, random).setBit(bits - 1);
                 exponents[i] = e.toByteArray();
             }
             if (byLength)
-                System.out.println("length experiment: class A random " + BITS + "-bit exponents, class B random "
-                        + SHORT_BITS + "-bit ones, one modulus");
+                System.out.println("length experiment: class A random " + bits + "-bit exponents, class B random "
+                        + shortBits + "-bit ones, one modulus");
             else
-                System.out.println("bits experiment: class A one " + BITS + "-bit exponent of Hamming weight "
-                        + fixed.bitCount() + ", class B random " + BITS + "-bit exponents (top bit set)");
+                System.out.println("bits experiment: class A one " + bits + "-bit exponent of Hamming weight "
+                        + fixed.bitCount() + ", class B random " + bits + "-bit exponents (top bit set)");
         }
     }
 

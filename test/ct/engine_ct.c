@@ -1,6 +1,6 @@
 /*
  * engine_ct.c - does an engine's constant-time exponentiation
- * (jbigi_ifma_powm_sec, jbigi_adx_powm_sec) take a time that depends on the
+ * (jbigi_ifma_powm_sec, jbigi_adx_powm_sec, jbigi_p25519_powm_sec) take a time that depends on the
  * exponent?  A dudect-style measurement (Reparaz, Balasch, Verbauwhede,
  * "Dude, is my code constant time?", 2017), as test/ct/CtCheck.java does for
  * the JNI entry points: time many calls with exponents of two classes, in
@@ -27,7 +27,8 @@
  *   test/ct/run-engine-ct.sh [ENGINE [MEASUREMENTS [BITS [BASE]]]]
  *   (ENGINE ifma or adx, default ifma; 20000 measurements; 2048 bits;
  *   BASE random or 2, default random; ENGINE gmp: GMP's functions on the
- *   base-2 path, BASE 2 only)
+ *   base-2 path, BASE 2 only; ENGINE p25519: the special-form engine under
+ *   2^255 - 19, BITS 256 only)
  * Ends with "N passed, N failed" (two constant-time checks, two controls).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -41,6 +42,7 @@
 #include "engines/adx/adx.h"
 #include "engines/ifma/ifma.h"
 #include "engines/gmp/mpn_mont.h"
+#include "engines/p25519/p25519.h"
 
 /* The largest modulus of both engines, in limbs. */
 #define MAX_LIMBS JBIGI_IFMA_MAX_LIMBS
@@ -158,6 +160,13 @@ static int gmp_base2_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, 
     return jbigi_mpn_powm_base2(r, e, en, m, n, 0);
 }
 
+/* The special-form engine's constant-time power at an exponent's limbs. */
+static int p25519_powm_sec_limbs(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
+                                 const mp_limb_t *m, mp_size_t n)
+{
+    return jbigi_p25519_powm_sec(r, b, e, (size_t)en * GMP_NUMB_BITS, m, n);
+}
+
 static int gmp_base2_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
                               mp_size_t n)
 {
@@ -172,20 +181,26 @@ int main(int argc, char **argv)
     unsigned bits = argc > 3 ? (unsigned)atoi(argv[3]) : 2048;
     const char *base = argc > 4 ? argv[4] : "random";
     const int adx = strcmp(engine, "adx") == 0, gmp = strcmp(engine, "gmp") == 0, base2 = strcmp(base, "2") == 0;
-    if ((!adx && !gmp && strcmp(engine, "ifma") != 0) || count < 100 || bits < 128 || bits > 64 * MAX_LIMBS ||
-        bits % 64 || (!base2 && strcmp(base, "random") != 0) || (gmp && !base2)) {
+    const int field = strcmp(engine, "p25519") == 0;
+    if ((!adx && !gmp && !field && strcmp(engine, "ifma") != 0) || count < 100 || bits < 128 ||
+        bits > 64 * MAX_LIMBS || bits % 64 || (!base2 && strcmp(base, "random") != 0) || (gmp && !base2) ||
+        (field && bits != 256)) {
         fprintf(stderr,
                 "usage: %s [ifma|adx [MEASUREMENTS >= 100 [BITS: a multiple of 64, 128..8192 [random|2]]]]\n"
-                "       %s gmp MEASUREMENTS BITS 2   (GMP's functions on the base-2 path)\n",
-                argv[0], argv[0]);
+                "       %s gmp MEASUREMENTS BITS 2   (GMP's functions on the base-2 path)\n"
+                "       %s p25519 MEASUREMENTS 256 [random|2]   (the modulus 2^255 - 19)\n",
+                argv[0], argv[0], argv[0]);
         return 2;
     }
-    if (gmp ? 0 : adx ? !jbigi_adx_cpu() : !jbigi_ifma_available()) {
+    if (gmp ? 0 : field ? !jbigi_p25519_available() : adx ? !jbigi_adx_cpu() : !jbigi_ifma_available()) {
         printf("# engine_ct: SKIPPED: this CPU cannot run %s (or JBIGI_ENGINE=gmp)\n0 passed, 0 failed\n", engine);
         return 0;
     }
-    powm = gmp ? gmp_base2_powm : adx ? jbigi_adx_powm : jbigi_ifma_powm;
-    powm_sec = gmp ? gmp_base2_powm_sec : adx ? jbigi_adx_powm_sec : jbigi_ifma_powm_sec;
+    powm = gmp ? gmp_base2_powm : field ? jbigi_p25519_powm : adx ? jbigi_adx_powm : jbigi_ifma_powm;
+    powm_sec = gmp ? gmp_base2_powm_sec
+               : field ? p25519_powm_sec_limbs
+               : adx   ? jbigi_adx_powm_sec
+                       : jbigi_ifma_powm_sec;
     const mp_size_t n = bits / 64;
     mp_limb_t m[MAX_LIMBS], b[MAX_LIMBS];
     for (mp_size_t i = 0; i < n; i++) {
@@ -195,6 +210,12 @@ int main(int argc, char **argv)
     m[0] |= 1;
     m[n - 1] |= (mp_limb_t)1 << 63;
     b[n - 1] >>= 1; /* below m */
+    if (field) { /* m = 2^255 - 19, b below it */
+        m[0] = ~(mp_limb_t)18;
+        m[1] = m[2] = ~(mp_limb_t)0;
+        m[3] = ~(mp_limb_t)0 >> 1;
+        b[3] >>= 1;
+    }
     if (base2) {
         memset(b, 0, sizeof b);
         b[0] = 2;

@@ -3,7 +3,8 @@
 # against build/classes and runs it on lib/libjbigi.so.  Arguments go to
 # CtCheck: --measurements N (default 100000), --wide-measurements N (the
 # 4096-bit experiments; default a tenth of N), --seed S, --no-fixed-base,
-# --only-top-bit, --only-short (the short-exponent experiments alone).
+# --only-top-bit, --only-short (the short-exponent experiments alone),
+# --only-p25519 (the experiments under 2^255 - 19 alone).
 # JAVA and JAVAC come from the environment (the Makefile passes its own),
 # else from PATH.  Exit status: 0 no leak seen, 1 a constant-time path
 # leaks, 2 inconclusive (the variable-time contrast showed nothing either).

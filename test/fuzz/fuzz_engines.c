@@ -1,6 +1,7 @@
 /*
- * fuzz_engines.c - libFuzzer target for the Montgomery engines: AVX-512 IFMA
- * (src/engines/ifma/) and MULX/ADX (src/engines/adx/), each on the same input.
+ * fuzz_engines.c - libFuzzer target for the engines on limbs: AVX-512 IFMA
+ * (src/engines/ifma/), MULX/ADX (src/engines/adx/) and the special-form
+ * field of 2^255 - 19 (src/engines/p25519/), each on the same input.
  *
  * Input: one byte for n, the modulus size in limbs (1 to 48 for bytes below
  * 240, else one of 53, 58, ..., 128), one byte of flags, then the modulus,
@@ -9,7 +10,10 @@
  * flags' choice of 0x00 or 0xff, so short inputs still reach all-ones and
  * sparse values.  The modulus is made odd with a non-zero top limb, the base
  * is reduced mod m (as the caller must), and the exponent has 1 to n limbs
- * (flags >> 4, mod n); flags & 8 also runs the constant-time path.
+ * (flags >> 4, mod n); flags & 8 also runs the constant-time path.  At four
+ * limbs a modulus read with its top bit clear is replaced by 2^255 - 19, so
+ * that half of those inputs reach the special-form field, which must refuse
+ * every other modulus as unsupported.
  *
  * Each engine's powm must equal mpz_powm and its powm_sec mpz_powm_sec (1
  * mod m for e = 0, which GMP's refuses), limb for limb, and neither may
@@ -28,7 +32,9 @@
 #include <string.h>
 
 #include "engines/adx/adx.h"
+#include "engines/engine.h"
 #include "engines/ifma/ifma.h"
+#include "engines/p25519/p25519.h"
 
 #define FUZZ_TARGET_NAME "fuzz_engines"
 #include "fuzz.h"
@@ -51,16 +57,27 @@ static mp_size_t top(const mp_limb_t *x, mp_size_t n)
     return n;
 }
 
-/* The engines, as the fuzzer calls them. */
+/* The field's constant-time power at an exponent's limbs. */
+static int p25519_powm_sec(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en, const mp_limb_t *m,
+                           mp_size_t n)
+{
+    return jbigi_p25519_powm_sec(r, b, e, (size_t)en * GMP_NUMB_BITS, m, n);
+}
+
+/* The engines, as the fuzzer calls them; takes: the moduli an engine of
+ * one form computes (NULL: every odd one). */
 static const struct {
     const char *name;
     int (*cpu)(void);
     int (*powm)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t, const mp_limb_t *, mp_size_t);
     int (*powm_sec)(mp_limb_t *, const mp_limb_t *, const mp_limb_t *, mp_size_t, const mp_limb_t *, mp_size_t);
     int unsupported;
+    int (*takes)(const mp_limb_t *, mp_size_t);
 } engines[] = {
-    {"ifma", jbigi_ifma_cpu, jbigi_ifma_powm, jbigi_ifma_powm_sec, JBIGI_IFMA_UNSUPPORTED},
-    {"adx", jbigi_adx_cpu, jbigi_adx_powm, jbigi_adx_powm_sec, JBIGI_ADX_UNSUPPORTED},
+    {"ifma", jbigi_ifma_cpu, jbigi_ifma_powm, jbigi_ifma_powm_sec, JBIGI_IFMA_UNSUPPORTED, NULL},
+    {"adx", jbigi_adx_cpu, jbigi_adx_powm, jbigi_adx_powm_sec, JBIGI_ADX_UNSUPPORTED, NULL},
+    {"p25519", jbigi_p25519_available, jbigi_p25519_powm, p25519_powm_sec, JBIGI_ENGINE_UNSUPPORTED,
+     jbigi_p25519_is_modulus},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -87,6 +104,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m[0] |= 1;
     if (m[n - 1] == 0)
         m[n - 1] = 1;
+    if (n == 4 && (m[3] >> 63) == 0) { /* 2^255 - 19 */
+        m[0] = ~(mp_limb_t)18;
+        m[1] = m[2] = ~(mp_limb_t)0;
+        m[3] = ~(mp_limb_t)0 >> 1;
+    }
     /* Exponent length: 1 to n limbs, from the flags' upper bits; the
      * constant-time path (always the full length, so slower) when bit 3 is
      * set. */
@@ -115,9 +137,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mpz_set_ui(want_sec, mpz_cmp_ui(zm, 1) == 0 ? 0 : 1);
     for (size_t k = 0; k < sizeof engines / sizeof engines[0]; k++) {
         const char *name = engines[k].name;
-        if (!engines[k].cpu()) {
-            REQUIRE(engines[k].powm(r, b, e, en, m, n) == engines[k].unsupported, "%s ran without its CPU", name);
-            REQUIRE(engines[k].powm_sec(r, b, e, en, m, n) == engines[k].unsupported, "%s ran without its CPU", name);
+        if (!engines[k].cpu() || (engines[k].takes != NULL && !engines[k].takes(m, n))) {
+            REQUIRE(engines[k].powm(r, b, e, en, m, n) == engines[k].unsupported, "%s ran without its CPU or form",
+                    name);
+            REQUIRE(engines[k].powm_sec(r, b, e, en, m, n) == engines[k].unsupported,
+                    "%s ran without its CPU or form", name);
             continue;
         }
         REQUIRE(engines[k].powm(r, b, e, en, m, n) == 0, "%s powm failed, n=%ld", name, (long)n);

@@ -6,7 +6,7 @@
  *
  *     bench LIBRARY ROUNDS [--lockstep]
  *
- * For each engine nativeForce accepts ("ifma", "adx", "gmp"; one the CPU
+ * For each engine nativeForce accepts ("ifma", "adx", "p25519", "gmp"; one the CPU
  * refuses is skipped with a "#" line saying so), then for "auto" (the
  * library's own choice on each call, as a program that forces nothing
  * gets it: so that a cost in the choice itself shows), and each modulus size of
@@ -30,10 +30,13 @@
  *
  * The environment may choose other figures: BENCH_BITS, the modulus sizes
  * (multiples of 8 from 64 to 8192, separated by spaces or commas; default
- * "1024 2048 4096"), and BENCH_OPS, the natives timed, of nativeModPow,
+ * "1024 2048 4096"; 255 names the modulus 2^255 - 19 with a 254-bit
+ * exponent), and BENCH_OPS, the natives timed, of nativeModPow,
  * nativeModPowCT and nativeModPow-e3 (nativeModPow with the exponent 3:
  * the cost of a call beside that of the arithmetic, the arguments'
- * conversion, the engine's setup, the result); default the first two.
+ * conversion, the engine's setup, the result); default the first two;
+ * and BENCH_ENGINES, the engines run (default all): in lock-step against
+ * a library that lacks one, the engines both have.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,7 +62,11 @@ static size_t n_sizes = 3;
 static const struct {
     const char *force;
     const char *name;
-} engines[] = {{"ifma", "avx512-ifma"}, {"adx", "adx"}, {"gmp", "gmp"}, {"auto", NULL}};
+} engines[] = {{"ifma", "avx512-ifma"}, {"adx", "adx"}, {"p25519", "p25519"}, {"gmp", "gmp"}, {"auto", NULL}};
+
+/* The size BENCH_BITS names 2^255 - 19 by: that modulus, a random base
+ * below it and a random 254-bit exponent. */
+#define P25519_BITS 255u
 
 /* The library, loaded for the life of the process as in a JVM (and as
  * jni_harness.c keeps it): static, so still reachable at exit. */
@@ -95,7 +102,7 @@ static struct bytes positive(const unsigned char *magnitude, size_t len)
 
 static void make_operands(unsigned bits, struct operands *ops)
 {
-    const size_t len = bits / 8;
+    const size_t len = (bits + 7) / 8;
     unsigned char *m = malloc(len), *x = malloc(len);
     if (m == NULL || x == NULL) {
         fprintf(stderr, "bench: out of memory\n");
@@ -106,6 +113,11 @@ static void make_operands(unsigned bits, struct operands *ops)
         m[i] = random_byte();
     m[0] |= 0x80;
     m[len - 1] |= 1;
+    if (bits == P25519_BITS) { /* 2^255 - 19: 7f ff ... ff ed */
+        memset(m, 0xff, len);
+        m[0] = 0x7f;
+        m[len - 1] = 0xed;
+    }
     ops->modulus = positive(m, len);
     /* The base: uniform below the modulus (a draw of the same width,
      * again while it is not below; at most 2 draws on average). */
@@ -118,6 +130,8 @@ static void make_operands(unsigned bits, struct operands *ops)
     for (size_t i = 0; i < len; i++)
         x[i] = random_byte();
     x[0] |= 0x80;
+    if (bits == P25519_BITS) /* 254 bits, as Elligator2's exponents */
+        x[0] = (unsigned char)((x[0] & 0x1f) | 0x20);
     ops->exponent = positive(x, len);
     ops->result.p = NULL;
     ops->result.len = 0;
@@ -221,6 +235,20 @@ static power_fn *native_of(struct harness *h, size_t op)
     return op == 1 ? h->n.mod_pow_ct : h->n.mod_pow;
 }
 
+/* Whether BENCH_ENGINES (unset or empty: every engine) names engine, a
+ * word of its list. */
+static int engine_wanted(const char *engine)
+{
+    const char *list = getenv("BENCH_ENGINES");
+    if (list == NULL || *list == '\0')
+        return 1;
+    const size_t len = strlen(engine);
+    for (const char *w = list; (w = strstr(w, engine)) != NULL; w += len)
+        if ((w == list || w[-1] == ' ' || w[-1] == ',') && (w[len] == '\0' || w[len] == ' ' || w[len] == ','))
+            return 1;
+    return 0;
+}
+
 /* BENCH_BITS and BENCH_OPS (above) into sizes and op_on; 0 if either is
  * malformed. */
 static int read_choices(void)
@@ -233,7 +261,7 @@ static int read_choices(void)
         for (char *w = strtok(list, " ,"); w != NULL; w = strtok(NULL, " ,")) {
             char *end;
             const unsigned long b = strtoul(w, &end, 10);
-            if (*end != '\0' || b < 64 || b > 8192 || b % 8 != 0 || n_sizes == MAX_SIZES)
+            if (*end != '\0' || b < 64 || b > 8192 || (b % 8 != 0 && b != P25519_BITS) || n_sizes == MAX_SIZES)
                 return 0;
             sizes[n_sizes++] = (unsigned)b;
         }
@@ -310,6 +338,8 @@ static int run(struct harness *h, int rounds, int lockstep)
     size_t nrows = 0;
     int status = 0;
     for (size_t e = 0; e < sizeof engines / sizeof engines[0] && status == 0; e++) {
+        if (!engine_wanted(engines[e].force))
+            continue;
         if (!force(h, engines[e].force)) {
             engine_string(h, h->n.note, text, sizeof text);
             printf("# engine %s: skipped, nativeForce(\"%s\") is false on this CPU (%s)\n", engines[e].force,
@@ -381,7 +411,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!read_choices()) {
-        fprintf(stderr, "bench: BENCH_BITS is a list of sizes in bits (multiples of 8, 64 to 8192, at most %d), "
+        fprintf(stderr, "bench: BENCH_BITS is a list of sizes in bits (multiples of 8, 64 to 8192, or 255 for 2^255 - 19; at most %d), "
                         "BENCH_OPS a list of nativeModPow, nativeModPowCT, nativeModPow-e3\n", MAX_SIZES);
         return 2;
     }

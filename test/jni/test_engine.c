@@ -2,11 +2,13 @@
  * test_engine.c - the natives of net.i2p.util.Engine and the version
  * queries of NativeBigInteger.
  *
- * nativeForce takes "gmp", "adx", "ifma" (also "avx512-ifma") or "auto"
+ * nativeForce takes "gmp", "adx", "ifma" (also "avx512-ifma"), "p25519" or
+ * "auto"
  * (null and "" mean auto), and answers false, leaving the choice on auto,
  * for a name it does not know or an engine this CPU cannot run; the note
  * then says so.  nativeForceGmp(true) is nativeForce("gmp"), false is
- * "auto".  nativeName names the engine a 2048-bit modulus gets now.
+ * "auto".  nativeName names the engine a 2048-bit modulus gets now (the
+ * special-form p25519 when it is forced).
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +21,7 @@
 static const struct {
     const char *force;
     const char *name;
-} engines_known[] = {{"gmp", "gmp"}, {"adx", "adx"}, {"ifma", "avx512-ifma"}};
+} engines_known[] = {{"gmp", "gmp"}, {"adx", "adx"}, {"ifma", "avx512-ifma"}, {"p25519", "p25519"}};
 
 static int force(struct harness *h, const char *name, struct outcome *o)
 {

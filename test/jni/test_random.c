@@ -9,7 +9,9 @@
  * at exponent -1; a negative exponent with the inverse raised to its
  * magnitude) and every result is in toByteArray() form and in [0, m).
  * With the GMP reference compiled in (-DJNI_HARNESS_GMP): each value is
- * also BigInteger's, computed with mpz_powm and mpz_invert.
+ * also BigInteger's, computed with mpz_powm and mpz_invert.  Then the
+ * same checks under 2^255 - 19 on its edge bases and Elligator2's
+ * exponents (field25519).
  */
 #include <stdio.h>
 #include <string.h>
@@ -171,8 +173,72 @@ static void one_case(struct case_ctx *c, const struct bytes *b, const struct byt
     bytes_free(&want);
 }
 
+/* Under 2^255 - 19 (Elligator2's field: the special-form engine's one
+ * modulus): the edge bases (0, 1, p-1, p, p+1, 2p, -1, -p) and random ones
+ * of either sign and up to 330 bits, with Elligator2's exponents ((p-1)/2,
+ * (p-1)/4, (p+3)/8), (p-5)/8, p-2, 1, 2 and random ones, some negative. */
+static void field25519(struct harness *h, const char *engine)
+{
+    static const char *const bases[] = {
+        "0",
+        "1",
+        "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec",
+        "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed",
+        "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee",
+        "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffda",
+        "-1",
+        "-7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed",
+    };
+    static const char *const exponents[] = {
+        "3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff6",
+        "1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffb",
+        "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe",
+        "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffd",
+        "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeb",
+        "1",
+        "2",
+    };
+    struct report_batch batch[BATCHES];
+    memset(batch, 0, sizeof batch);
+    struct case_ctx c = {h, batch, 255, ""};
+    struct bytes m;
+    bytes_from_signed_hex(bases[3], &m); /* p */
+    const size_t nb = sizeof bases / sizeof bases[0], ne = sizeof exponents / sizeof exponents[0];
+    const unsigned long random_cases = rng_scaled(24);
+    for (size_t i = 0; i < (nb + 2) * (ne + 2); i++) {
+        const size_t bi = i / (ne + 2), ei = i % (ne + 2);
+        struct bytes b, e;
+        if (bi < nb)
+            bytes_from_signed_hex(bases[bi], &b);
+        else
+            b = operand_random(1 + (unsigned)rng_below(330), bi == nb + 1);
+        if (ei < ne)
+            bytes_from_signed_hex(exponents[ei], &e);
+        else
+            e = operand_random(ei == ne ? 254 : 1 + (unsigned)rng_below(255), ei == ne + 1);
+        snprintf(c.tag, sizeof c.tag, "base %zu, exponent %zu", bi, ei);
+        one_case(&c, &b, &e, &m);
+        bytes_free(&b);
+        bytes_free(&e);
+    }
+    for (unsigned long i = 0; i < random_cases; i++) {
+        struct bytes b = operand_random(1 + (unsigned)rng_below(300), i % 4 == 3);
+        struct bytes e = operand_random(i % 2 ? 254 : 255, i % 5 == 4);
+        snprintf(c.tag, sizeof c.tag, "random case %lu", i);
+        one_case(&c, &b, &e, &m);
+        bytes_free(&b);
+        bytes_free(&e);
+    }
+    bytes_free(&m);
+    const char *against = gmp_ref_available() ? "against GMP" : "natives against each other";
+    for (int i = 0; i < BATCHES; i++)
+        if (batch[i].cases > 0)
+            report_batch_end(&batch[i], "2^255 - 19, engine %s, %s: %s", engine, against, batch_names[i]);
+}
+
 void test_random(struct harness *h, const char *engine)
 {
+    field25519(h, engine);
     if (!gmp_ref_available())
         report_skip("random cases against GMP: the harness was built without -DJNI_HARNESS_GMP "
                     "(the natives are still checked against each other)");

@@ -8,7 +8,12 @@ package net.i2p.util;
  * engine's sizes:
  * doc/measurements.md: "Where the IFMA engine takes over from GMP (2026-11-30 to 2026-12-01)"
  *
- * <p>{@code -Djbigi.engine=gmp}, {@code adx} or {@code ifma} forces an engine
+ * <p>The modulus 2^255 - 19 (Elligator2's field) goes to an engine of its
+ * own, p25519, which reduces by the modulus' form, wherever the library has
+ * 64-bit limbs and 128-bit products.
+ *
+ * <p>{@code -Djbigi.engine=gmp}, {@code adx}, {@code ifma} or {@code p25519}
+ * (that one for its modulus only) forces an engine
  * (one the CPU cannot run leaves the choice on auto, and loadStatus() says
  * so), {@code auto} (the default) lets the library choose per call; the
  * environment variable {@code JBIGI_ENGINE} does the same for C programs.
@@ -23,14 +28,14 @@ final class Engine {
     static native void nativeForceGmp(boolean force);
 
     /**
-     * Forces the engine named ("gmp", "adx", "ifma"), or lets the library
+     * Forces the engine named ("gmp", "adx", "ifma", "p25519"), or lets the library
      * choose per call ("auto"); false when the name is unknown or the CPU
      * cannot run it (the choice is then auto).  Older builds of this library
      * have only nativeForceGmp.
      */
     static native boolean nativeForce(String name);
 
-    /** The engine for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp". */
+    /** The engine for 2048-bit moduli here: "avx512-ifma", "adx" or "gmp"; "p25519" when forced. */
     static native String nativeName();
 
     /**
@@ -60,6 +65,8 @@ final class Engine {
             return " (AVX-512 IFMA)";
         if ("adx".equals(engine))
             return " (BMI2, ADX)";
+        if ("p25519".equals(engine))
+            return " (the modulus 2^255 - 19; others chosen per call)";
         return "";
     }
 

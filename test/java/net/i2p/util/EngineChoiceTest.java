@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Each engine forced in turn, in fresh JVMs with the library from
- * java.library.path: -Djbigi.engine=gmp, adx, ifma, auto and an unknown name,
- * and JBIGI_ENGINE=adx from the environment.  Every result must equal
- * BigInteger's (EngineProbe: modPow with positive and negative exponents and
- * modPowCT, 64 to 4096 bits); the engine named must be the one asked for
+ * java.library.path: -Djbigi.engine=gmp, adx, ifma, p25519, auto and an
+ * unknown name, and JBIGI_ENGINE=adx and p25519 from the environment.  Every
+ * result must equal BigInteger's (EngineProbe: modPow with positive and
+ * negative exponents and modPowCT, 64 to 4096 bits, and under 2^255 - 19);
+ * the engine named must be the one asked for
  * where this CPU runs it, and otherwise the status must say the request was
  * not followed.
  */
@@ -80,6 +81,22 @@ class EngineChoiceTest {
             assertEquals("avx512-ifma", field(p, "engine"), p.output);
         else
             assertTrue(field(p, "status").contains(REFUSED), p.output);
+    }
+
+    /** The special-form field needs only 64-bit limbs and 128-bit products: every x86-64 and aarch64 library. */
+    @Test
+    void p25519ForcedRunsOnSixtyFourBitLibraries() throws Exception {
+        boolean sixtyFour = System.getProperty("os.arch").matches("amd64|x86_64|aarch64");
+        for (Subprocess p : Arrays.asList(probe(Collections.<String, String>emptyMap(), "-Djbigi.engine=p25519"),
+                probe(Collections.singletonMap("JBIGI_ENGINE", "p25519")))) {
+            if (sixtyFour) {
+                assertEquals("p25519", field(p, "engine"), p.output);
+                assertFalse(field(p, "status").contains(REFUSED), p.output);
+                assertTrue(field(p, "status").contains("2^255 - 19"), p.output);
+            } else {
+                assertTrue(field(p, "status").contains(REFUSED), p.output);
+            }
+        }
     }
 
     @Test

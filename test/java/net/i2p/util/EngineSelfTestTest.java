@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The engines' known-answer self-tests, seen from Java, in fresh JVMs with
  * the library from java.library.path: each passes on a CPU with its engine
- * (nothing said), and a wrong answer (JBIGI_IFMA_SELFTEST_FAULT=1 or
- * JBIGI_ADX_SELFTEST_FAULT=1 corrupts one) switches that engine off for the
+ * (nothing said), and a wrong answer (JBIGI_IFMA_SELFTEST_FAULT=1,
+ * JBIGI_ADX_SELFTEST_FAULT=1 or JBIGI_P25519_SELFTEST_FAULT=1 corrupts one)
+ * switches that engine off for the
  * process: another engine (MULX/ADX or GMP) takes its sizes, the status says
  * why, every result still right.  On a CPU without an engine there is
  * nothing to switch off, and nothing is said either way.
@@ -70,6 +71,22 @@ class EngineSelfTestTest {
         assertEquals("gmp", field(both, "engine"), both.output);
         assertEquals(adxHere, field(both, "status").contains("adx switched off: its known-answer self-test failed"),
                 both.output);
+    }
+
+    /**
+     * The special-form engine's (JBIGI_P25519_SELFTEST_FAULT=1): switched
+     * off, so that 2^255 - 19 goes to the engine its size gets (EngineProbe's
+     * results under it still BigInteger's), the status names it, and forcing
+     * it is refused.  Where it is not built (32-bit ARM) nothing is said.
+     */
+    @Test
+    void aWrongAnswerSwitchesTheFieldEngineOff() throws Exception {
+        boolean built = System.getProperty("os.arch").matches("amd64|x86_64|aarch64");
+        Subprocess off = probe(environment("JBIGI_P25519_SELFTEST_FAULT", "1"));
+        assertEquals(built, field(off, "status").contains("p25519 switched off: its known-answer self-test failed"),
+                off.output);
+        Subprocess forced = probe(environment("JBIGI_P25519_SELFTEST_FAULT", "1", "JBIGI_ENGINE", "p25519"));
+        assertFalse("p25519".equals(field(forced, "engine")), forced.output);
     }
 
     @Test
