@@ -45,26 +45,44 @@
 /* Approximations this far apart are in their values' order. */
 #define GUARD ((uint64_t)1 << (LOW_BITS + 1))
 
-/* The sign bit s (bit 0) as the symbol's sign. */
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 s128;
+
+/*
+ * The sign so far is bit 1 of a word s, where the rules find it at no
+ * shifting cost: bit 1 of a & b is set iff a = b = 3 mod 4 (both odd);
+ * bit 1 of b ^ (b >> 1) iff b = 3 or 5 mod 8.
+ */
 static int signed_one(unsigned s)
 {
-    return (s & 1) ? -1 : 1;
+    return (s & 2) ? -1 : 1;
 }
 
-/* (a/b) (-1)^s for single words, b odd. */
+/* s's bit 1 flipped by (2/b)^c. */
+static unsigned two_over(unsigned s, unsigned c, uint64_t b)
+{
+    return s ^ ((c << 1) & (unsigned)(b ^ (b >> 1)));
+}
+
+/* (a/b) (-1)^s for single words, b odd; the order of a and b taken by
+ * masks, not branches (it is as likely one way as the other). */
 static int word_jacobi(uint64_t a, uint64_t b, unsigned s)
 {
-    while (a != 0) {
-        const unsigned c = (unsigned)__builtin_ctzll(a);
-        a >>= c;
-        s ^= c & (unsigned)((b >> 1) ^ (b >> 2));
-        if (a < b) {
-            const uint64_t t = a;
-            a = b;
-            b = t;
-            s ^= (unsigned)(a & b) >> 1;
-        }
-        a -= b;
+    if (a == 0)
+        return b == 1 ? signed_one(s) : 0;
+    unsigned c = (unsigned)__builtin_ctzll(a);
+    a >>= c;
+    s = two_over(s, c, b);
+    for (;;) {
+        const uint64_t less = (uint64_t)0 - (uint64_t)(a < b);
+        const uint64_t d = ((a - b) ^ less) - less;
+        s ^= (unsigned)(a & b & less);
+        b ^= (a ^ b) & less;
+        if (d == 0)
+            break;
+        c = (unsigned)__builtin_ctzll(d);
+        a = d >> c;
+        s = two_over(s, c, b);
     }
     return b == 1 ? signed_one(s) : 0;
 }
@@ -82,23 +100,43 @@ static uint64_t window32(const mp_limb_t *p, mp_size_t n, unsigned long pos)
     return w & 0xffffffffu;
 }
 
-/* r[0..m] = (f a + g b) / 2^h over m limbs, known to be >= 0 and below
- * 2^(64 m); f and g below 2^63 in size, not both negative. */
+/*
+ * r[0..m] = (f a + g b) / 2^h over m limbs, 1 <= h <= 63, the result known
+ * to be >= 0 and below 2^(64 m), the division exact; |f|, |g| < 2^31.
+ * One pass: signed products summed mod 2^128 (the true sums fit), each
+ * limb shifted into place as it is found.
+ */
 static void combine(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, mp_size_t m, int64_t f, int64_t g,
                     unsigned h)
 {
-    if (f >= 0) {
-        r[m] = mpn_mul_1(r, a, m, (mp_limb_t)f);
-        if (g >= 0)
-            r[m] += mpn_addmul_1(r, b, m, (mp_limb_t)g);
-        else
-            r[m] -= mpn_submul_1(r, b, m, (mp_limb_t)-g);
-    } else {
-        r[m] = mpn_mul_1(r, b, m, (mp_limb_t)g);
-        r[m] -= mpn_submul_1(r, a, m, (mp_limb_t)-f);
+    const uint64_t fneg = (uint64_t)(f >> 63), gneg = (uint64_t)(g >> 63);
+    u128 acc = 0;
+    uint64_t prev = 0;
+    for (mp_size_t i = 0; i < m; i++) {
+        /* (uint64_t)f is f + 2^64 for f < 0: take a[i] 2^64 back off */
+        acc += (u128)(uint64_t)f * a[i] - ((u128)(a[i] & fneg) << 64);
+        acc += (u128)(uint64_t)g * b[i] - ((u128)(b[i] & gneg) << 64);
+        const uint64_t lo = (uint64_t)acc;
+        acc = (u128)((s128)acc >> 64);
+        if (i > 0)
+            r[i - 1] = prev >> h | lo << (64 - h);
+        prev = lo;
     }
-    if (h != 0)
-        mpn_rshift(r, r, m + 1, h);
+    const uint64_t top = (uint64_t)acc;
+    r[m - 1] = prev >> h | top << (64 - h);
+    r[m] = top >> h;
+}
+
+/* A row (f, g) of a batch's matrix packed as f + 2^32 g (|f| < 2^31),
+ * so that one word operation moves both; unpacked here. */
+static int64_t row_f(uint64_t row)
+{
+    return (int64_t)(int32_t)(uint32_t)row;
+}
+
+static int64_t row_g(uint64_t row)
+{
+    return ((int64_t)row - row_f(row)) / ((int64_t)1 << 32);
 }
 
 /* a = a / 2^k for the largest k (a > 0 of *an limbs, zero above), with
@@ -109,7 +147,7 @@ static void shift_out(mp_limb_t *a, mp_size_t *an, mp_limb_t b0, unsigned *s)
     while (a[z] == 0)
         z++;
     const unsigned c = (unsigned)__builtin_ctzll(a[z]);
-    *s ^= (unsigned)(64 * z + c) & (unsigned)((b0 >> 1) ^ (b0 >> 2));
+    *s = two_over(*s, (unsigned)(64 * z) + c, b0);
     const mp_size_t n = *an - z;
     if (z != 0) {
         memmove(a, a + z, (size_t)n * sizeof *a);
@@ -121,8 +159,9 @@ static void shift_out(mp_limb_t *a, mp_size_t *an, mp_limb_t b0, unsigned *s)
 }
 
 /*
- * (a/b) (-1)^s.  a >= 0 and b odd, each in a buffer of room limbs, room >
- * max(an, bn), zero above its value; t0 and t1 two more such buffers.
+ * (a/b) (-1)^s (s's bit 1).  a >= 0 and b odd, each in a buffer of room
+ * limbs, room > max(an, bn), zero above its value; t0 and t1 two more
+ * such buffers.
  */
 static int jacobi_core(mp_limb_t *a, mp_size_t an, mp_limb_t *b, mp_size_t bn, mp_limb_t *t0, mp_limb_t *t1,
                        unsigned s)
@@ -141,50 +180,52 @@ static int jacobi_core(mp_limb_t *a, mp_size_t an, mp_limb_t *b, mp_size_t bn, m
         const unsigned long pos = 64ul * (unsigned long)m - (unsigned long)__builtin_clzll(top) - 32;
         uint64_t u = window32(a, an, pos) << 32 | (a[0] & 0xffffffffu);
         uint64_t v = window32(b, bn, pos) << 32 | (b[0] & 0xffffffffu);
-        int64_t f0 = 1, g0 = 0, f1 = 0, g1 = 1;
+        /* the rows for a and b: a = (f0 a + g0 b) / 2^h, b likewise */
+        uint64_t r0 = 1, r1 = (uint64_t)1 << 32;
         unsigned h = 0;
-        int steps = 0;
-        for (;;) {
-            if ((u & 1) == 0) {
-                const unsigned room = MAX_HALVINGS - h;
-                unsigned c = u == 0 ? 64 : (unsigned)__builtin_ctzll(u);
-                const int capped = c > room;
-                if (capped)
-                    c = room;
-                if (c == 0)
-                    break;
+        if ((u & 1) == 0) {
+            /* a even: halve it first (at least once: h is 0) */
+            unsigned c = u == 0 ? 64 : (unsigned)__builtin_ctzll(u);
+            if (c > MAX_HALVINGS) {
+                c = MAX_HALVINGS;
+                u = v; /* stop at once: the difference below is 0 */
+            } else {
                 u >>= c;
-                f1 *= (int64_t)1 << c;
-                g1 *= (int64_t)1 << c;
-                h += c;
-                s ^= c & (unsigned)((v >> 1) ^ (v >> 2));
-                steps++;
-                if (capped)
-                    break;
             }
-            if (u < v) {
-                if (v - u < GUARD)
-                    break;
-                const uint64_t t = u;
-                u = v;
-                v = t;
-                int64_t x = f0;
-                f0 = f1;
-                f1 = x;
-                x = g0;
-                g0 = g1;
-                g1 = x;
-                s ^= (unsigned)(u & v) >> 1;
-            } else if (u - v < GUARD) {
+            r1 <<= c;
+            h = c;
+            s = two_over(s, c, v);
+        }
+        /* u and v odd: the smaller from the larger, the order by
+         * conditional moves, then halve */
+        for (;;) {
+            const int lt = u < v;
+            const uint64_t d = lt ? v - u : u - v;
+            if (d < GUARD)
+                break;
+            s ^= (unsigned)(u & v) & (0u - (unsigned)lt);
+            v = lt ? u : v;
+            const uint64_t swap = (r0 ^ r1) & ((uint64_t)0 - (uint64_t)lt);
+            r0 ^= swap;
+            r1 ^= swap;
+            r0 -= r1;
+            unsigned c = (unsigned)__builtin_ctzll(d);
+            const unsigned room = MAX_HALVINGS - h;
+            if (c >= room) {
+                r1 <<= room;
+                h += room;
+                s = two_over(s, room, v);
+                u = d >> room;
                 break;
             }
-            u -= v;
-            f0 -= f1;
-            g0 -= g1;
-            steps++;
+            u = d >> c;
+            r1 <<= c;
+            h += c;
+            s = two_over(s, c, v);
         }
-        if (steps == 0) {
-            /* The values share their top bits: one exact step, a odd. */
+        if (h == 0) {
+            /* No step taken: the values share their top bits.  One exact
+             * step, a odd. */
             const int less = an != bn ? an < bn : mpn_cmp(a, b, an) < 0;
             if (less) {
                 mp_limb_t *tp = a;
@@ -193,7 +234,7 @@ static int jacobi_core(mp_limb_t *a, mp_size_t an, mp_limb_t *b, mp_size_t bn, m
                 const mp_size_t tn = an;
                 an = bn;
                 bn = tn;
-                s ^= (unsigned)(a[0] & b[0]) >> 1;
+                s ^= (unsigned)(a[0] & b[0]);
             }
             mpn_sub(a, a, an, b, bn);
             while (an > 0 && a[an - 1] == 0)
@@ -202,8 +243,8 @@ static int jacobi_core(mp_limb_t *a, mp_size_t an, mp_limb_t *b, mp_size_t bn, m
                 shift_out(a, &an, b[0], &s);
             continue;
         }
-        combine(t0, a, b, m, f0, g0, h);
-        combine(t1, a, b, m, f1, g1, h);
+        combine(t0, a, b, m, row_f(r0), row_g(r0), h);
+        combine(t1, a, b, m, row_f(r1), row_g(r1), h);
         mp_limb_t *old_a = a, *old_b = b;
         a = t0;
         b = t1;
