@@ -88,7 +88,7 @@ static int word_jacobi(uint64_t a, uint64_t b, unsigned s)
 }
 
 /* Bits pos .. pos+31 of the n limbs at p (zero above them). */
-static uint64_t window32(const mp_limb_t *p, mp_size_t n, unsigned long pos)
+static uint64_t window32(const mp_limb_t *p, mp_size_t n, uint64_t pos)
 {
     const mp_size_t i = (mp_size_t)(pos / 64);
     const unsigned off = (unsigned)(pos % 64);
@@ -177,7 +177,7 @@ static int jacobi_core(mp_limb_t *a, mp_size_t an, mp_limb_t *b, mp_size_t bn, m
             return word_jacobi(a[0], b[0], s);
         const mp_size_t m = an > bn ? an : bn;
         const mp_limb_t top = (an == m ? a[m - 1] : 0) | (bn == m ? b[m - 1] : 0);
-        const unsigned long pos = 64ul * (unsigned long)m - (unsigned long)__builtin_clzll(top) - 32;
+        const uint64_t pos = 64 * (uint64_t)m - (uint64_t)__builtin_clzll(top) - 32;
         uint64_t u = window32(a, an, pos) << 32 | (a[0] & 0xffffffffu);
         uint64_t v = window32(b, bn, pos) << 32 | (b[0] & 0xffffffffu);
         /* the rows for a and b: a = (f0 a + g0 b) / 2^h, b likewise */
