@@ -30,5 +30,13 @@ else
     not_ok "test/bench/run-ifma-bench.sh --build-only did not build build/bench/ifma_bench (log: $out/ifma-bench.log)"
 fi
 
+# test/bench/jacobi_bench.c, the Jacobi symbol against mpz_jacobi in C.
+if sh test/bench/run-jacobi-bench.sh --build-only >"$out/jacobi-bench.log" 2>&1 && [ -x build/bench/jacobi_bench ]; then
+    ok "test/bench/run-jacobi-bench.sh --build-only builds build/bench/jacobi_bench"
+else
+    cat "$out/jacobi-bench.log"
+    not_ok "test/bench/run-jacobi-bench.sh --build-only did not build build/bench/jacobi_bench (log: $out/jacobi-bench.log)"
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
