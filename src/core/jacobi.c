@@ -101,30 +101,41 @@ static uint64_t window32(const mp_limb_t *p, mp_size_t n, uint64_t pos)
 }
 
 /*
- * r[0..m] = (f a + g b) / 2^h over m limbs, 1 <= h <= 63, the result known
- * to be >= 0 and below 2^(64 m), the division exact; |f|, |g| < 2^31.
- * One pass: signed products summed mod 2^128 (the true sums fit), each
- * limb shifted into place as it is found.
+ * ra[0..m] = (f0 a + g0 b) / 2^h and rb[0..m] = (f1 a + g1 b) / 2^h over m
+ * limbs, 1 <= h <= 63, each known to be >= 0 and below 2^(64 m), the
+ * divisions exact; |f|, |g| < 2^31.  One pass over a and b: signed
+ * products summed mod 2^128 (the true sums fit), each limb shifted into
+ * place as it is found.
  */
-static void combine(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, mp_size_t m, int64_t f, int64_t g,
-                    unsigned h)
+static void combine(mp_limb_t *ra, mp_limb_t *rb, const mp_limb_t *a, const mp_limb_t *b, mp_size_t m,
+                    const int64_t k[4], unsigned h)
 {
-    const uint64_t fneg = (uint64_t)(f >> 63), gneg = (uint64_t)(g >> 63);
-    u128 acc = 0;
-    uint64_t prev = 0;
+    /* (uint64_t)f is f + 2^64 for f < 0: the term x[i] 2^64 comes back off */
+    const uint64_t n0 = (uint64_t)(k[0] >> 63), n1 = (uint64_t)(k[1] >> 63);
+    const uint64_t n2 = (uint64_t)(k[2] >> 63), n3 = (uint64_t)(k[3] >> 63);
+    u128 acc0 = 0, acc1 = 0;
+    uint64_t prev0 = 0, prev1 = 0;
     for (mp_size_t i = 0; i < m; i++) {
-        /* (uint64_t)f is f + 2^64 for f < 0: take a[i] 2^64 back off */
-        acc += (u128)(uint64_t)f * a[i] - ((u128)(a[i] & fneg) << 64);
-        acc += (u128)(uint64_t)g * b[i] - ((u128)(b[i] & gneg) << 64);
-        const uint64_t lo = (uint64_t)acc;
-        acc = (u128)((s128)acc >> 64);
-        if (i > 0)
-            r[i - 1] = prev >> h | lo << (64 - h);
-        prev = lo;
+        const uint64_t x = a[i], y = b[i];
+        acc0 += (u128)(uint64_t)k[0] * x - ((u128)(x & n0) << 64);
+        acc0 += (u128)(uint64_t)k[1] * y - ((u128)(y & n1) << 64);
+        acc1 += (u128)(uint64_t)k[2] * x - ((u128)(x & n2) << 64);
+        acc1 += (u128)(uint64_t)k[3] * y - ((u128)(y & n3) << 64);
+        const uint64_t lo0 = (uint64_t)acc0, lo1 = (uint64_t)acc1;
+        acc0 = (u128)((s128)acc0 >> 64);
+        acc1 = (u128)((s128)acc1 >> 64);
+        if (i > 0) {
+            ra[i - 1] = prev0 >> h | lo0 << (64 - h);
+            rb[i - 1] = prev1 >> h | lo1 << (64 - h);
+        }
+        prev0 = lo0;
+        prev1 = lo1;
     }
-    const uint64_t top = (uint64_t)acc;
-    r[m - 1] = prev >> h | top << (64 - h);
-    r[m] = top >> h;
+    const uint64_t top0 = (uint64_t)acc0, top1 = (uint64_t)acc1;
+    ra[m - 1] = prev0 >> h | top0 << (64 - h);
+    ra[m] = top0 >> h;
+    rb[m - 1] = prev1 >> h | top1 << (64 - h);
+    rb[m] = top1 >> h;
 }
 
 /* A row (f, g) of a batch's matrix packed as f + 2^32 g (|f| < 2^31),
@@ -243,8 +254,8 @@ static int jacobi_core(mp_limb_t *a, mp_size_t an, mp_limb_t *b, mp_size_t bn, m
                 shift_out(a, &an, b[0], &s);
             continue;
         }
-        combine(t0, a, b, m, row_f(r0), row_g(r0), h);
-        combine(t1, a, b, m, row_f(r1), row_g(r1), h);
+        const int64_t k[4] = {row_f(r0), row_g(r0), row_f(r1), row_g(r1)};
+        combine(t0, t1, a, b, m, k, h);
         mp_limb_t *old_a = a, *old_b = b;
         a = t0;
         b = t1;
