@@ -4,6 +4,8 @@
  * p-1 if it is no square, 0 if p divides b: the Legendre symbol (b/p),
  * which the Jacobi symbol (core/jacobi.c) computes.  b is taken as the
  * power takes it, mod p (a negative or larger b gives what b mod p gives).
+ * What it saves on I2P's call:
+ * doc/measurements.md: "Euler's criterion in nativeModPow and the Jacobi symbol (2026-12-07)"
  *
  * A composite modulus must never take this path (the answer would be the
  * Jacobi symbol, not the power): every row's primality is proved by a

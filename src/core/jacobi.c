@@ -28,7 +28,9 @@
  *     so the difference is short).
  *
  * Both values stay non-negative throughout, so the rules above hold as
- * written.  Once both fit one limb the rest runs on words.
+ * written.  Once both fit one limb the rest runs on words.  Its speed
+ * against mpz_jacobi, and the variants tried:
+ * doc/measurements.md: "Euler's criterion in nativeModPow and the Jacobi symbol (2026-12-07)"
  */
 #include "core/jacobi.h"
 
