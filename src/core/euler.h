@@ -1,7 +1,7 @@
 /*
  * euler.h - Euler's criterion inside the variable-time modPow: for a
  * modulus p in a short table of primes, each proved prime by a
- * certificate kept in the tree (test/vectors/prime-certificates.txt,
+ * certificate kept in the tree (test/certificates/prime-certificates.txt,
  * checked by test_prime_certificates), the power base^((p-1)/2) mod p is
  * the Legendre symbol (base/p) written as 1, p-1 or 0, and the symbol
  * (core/jacobi.c) costs a fraction of the power.  Only jbigi_modpow asks;

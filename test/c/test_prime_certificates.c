@@ -1,7 +1,7 @@
 /*
  * test_prime_certificates.c - the primes of modPow's Euler shortcut
  * (core/euler.c) are prime: every certificate of
- * test/vectors/prime-certificates.txt checked with exact arithmetic
+ * test/certificates/prime-certificates.txt checked with exact arithmetic
  * (Pocklington's theorem, down to primes below 2^32 proved by trial
  * division; no probable-prime test anywhere), every row of the table
  * equal to a number proved there, and forged certificates refused (a
@@ -163,7 +163,7 @@ static int forged(const char *text)
 
 int main(int argc, char **argv)
 {
-    const char *path = argc > 1 ? argv[1] : "test/vectors/prime-certificates.txt";
+    const char *path = argc > 1 ? argv[1] : "test/certificates/prime-certificates.txt";
     const int read = read_file(path);
     CHECK(read && nlines > 0, "%s: missing, empty or a line that does not parse", path);
 
