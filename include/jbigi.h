@@ -57,6 +57,14 @@ JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_NativeBigInteger_nativeModInverse
 
 /*
  * Class:     net_i2p_util_NativeBigInteger
+ * Method:    nativeJacobi
+ * Signature: ([B[B)I
+ */
+JNIEXPORT jint JNICALL Java_net_i2p_util_NativeBigInteger_nativeJacobi
+  (JNIEnv *, jclass, jbyteArray, jbyteArray);
+
+/*
+ * Class:     net_i2p_util_NativeBigInteger
  * Method:    nativeJbigiVersion
  * Signature: ()I
  */

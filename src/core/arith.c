@@ -10,6 +10,8 @@
  *                       division by zero when the inverse does not exist.
  *   CT: m even, exp<=0  refused, as I2P's library does (Montgomery form
  *                       needs an odd m; exp > 0 is I2P's contract).
+ *   exp = (m-1)/2, m a  the Legendre symbol as 1, m-1 or 0 (Euler's
+ *   known prime         criterion, core/euler.c): variable time only.
  *
  * Which code raises to the power is chosen per call, from the modulus'
  * limb count (and, for 2^255 - 19, its value), by the engine registry (engines/engine.h), and never changes
@@ -21,6 +23,7 @@
  */
 #include "core/arith.h"
 
+#include "core/euler.h"
 #include "support/scratch.h"
 #include "engines/engine.h"
 
@@ -92,8 +95,11 @@ enum jbigi_status jbigi_modpow(mpz_t r, const mpz_t base, const mpz_t exp, const
         mpz_set_ui(r, 0);
         return JBIGI_OK;
     }
-    if (mpz_sgn(exp) >= 0)
+    if (mpz_sgn(exp) >= 0) {
+        if (jbigi_euler_shortcut(r, base, exp, m))
+            return JBIGI_OK;
         return powm(r, base, exp, m);
+    }
     /* (base^-1)^|exp|: r holds the inverse, then is raised in place (powm
      * allows the result to alias the base). */
     if (!mpz_invert(r, base, m))

@@ -38,5 +38,25 @@ else
     not_ok "test/bench/run-p25519-bench.sh --build-only did not build build/bench/p25519_bench (log: $out/p25519-bench.log)"
 fi
 
+# test/bench/jacobi_bench.c, the Jacobi symbol against mpz_jacobi in C.
+if sh test/bench/run-jacobi-bench.sh --build-only >"$out/jacobi-bench.log" 2>&1 && [ -x build/bench/jacobi_bench ]; then
+    ok "test/bench/run-jacobi-bench.sh --build-only builds build/bench/jacobi_bench"
+else
+    cat "$out/jacobi-bench.log"
+    not_ok "test/bench/run-jacobi-bench.sh --build-only did not build build/bench/jacobi_bench (log: $out/jacobi-bench.log)"
+fi
+
+# test/bench/LegendreBench.java, the Legendre symbol through nativeModPow
+# against BigInteger, compiled against the library's classes.
+if [ ! -d build/classes/net/i2p/util ]; then
+    skip "test/bench/LegendreBench.java: build/classes not built (make jar)"
+elif ${JAVAC:-javac} -Xlint:all -Werror -d "$out/legendre" -cp build/classes test/bench/LegendreBench.java \
+    >"$out/legendre-bench.log" 2>&1; then
+    ok "test/bench/LegendreBench.java compiles against build/classes"
+else
+    cat "$out/legendre-bench.log"
+    not_ok "test/bench/LegendreBench.java does not compile (log: $out/legendre-bench.log)"
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -101,6 +101,14 @@ void call_inverse(struct harness *h, arg value, arg modulus, struct outcome *o)
     finish_with_args(h, r, o, v, value, "value", m, modulus, "modulus", NULL, NULL, NULL);
 }
 
+void call_jacobi(struct harness *h, arg a, arg n, jint *symbol, struct outcome *o)
+{
+    jbyteArray x = make_arg(h, a), m = make_arg(h, n);
+    call_begin(h);
+    *symbol = h->n.jacobi(h->env, h->n.native_big_integer, x, m);
+    finish_with_args(h, NULL, o, x, a, "a", m, n, "n", NULL, NULL, NULL);
+}
+
 void call_table_power(struct harness *h, jobject table, jlong generation, arg exponent, int constant_time,
                       struct outcome *o)
 {

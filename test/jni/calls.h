@@ -47,6 +47,8 @@ void outcome_free(struct outcome *o);
 void call_power(struct harness *h, power_fn *fn, arg base, arg exponent, arg modulus, struct outcome *o);
 void call_bounded_power(struct harness *h, arg base, arg exponent, arg modulus, jint bits, struct outcome *o);
 void call_inverse(struct harness *h, arg value, arg modulus, struct outcome *o);
+/* nativeJacobi: the symbol it returned into *symbol (0 when it threw). */
+void call_jacobi(struct harness *h, arg a, arg n, jint *symbol, struct outcome *o);
 /* The table natives take a table's buffer with its block's generation
  * (what nativeAllocateTable wrote into the fresh block's header: o->generation). */
 void call_table_power(struct harness *h, jobject table, jlong generation, arg exponent, int constant_time,

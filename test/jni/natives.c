@@ -36,6 +36,7 @@ int natives_resolve(struct natives *n, struct loader_library *lib)
     RESOLVE(mod_pow_ct_bound, bounded_power_fn, Java_net_i2p_util_NativeBigInteger_nativeModPowCTBound);
     RESOLVE(mod_pow_ct_fixed, power_fn, Java_net_i2p_util_NativeBigInteger_nativeModPowCTFixed);
     RESOLVE(mod_inverse, inverse_fn, Java_net_i2p_util_NativeBigInteger_nativeModInverse);
+    RESOLVE(jacobi, jacobi_fn, Java_net_i2p_util_NativeBigInteger_nativeJacobi);
     RESOLVE(jbigi_version, int_fn, Java_net_i2p_util_NativeBigInteger_nativeJbigiVersion);
     RESOLVE(gmp_major, int_fn, Java_net_i2p_util_NativeBigInteger_nativeGMPMajorVersion);
     RESOLVE(gmp_minor, int_fn, Java_net_i2p_util_NativeBigInteger_nativeGMPMinorVersion);

@@ -16,6 +16,7 @@ typedef jint(JNICALL on_load_fn)(JavaVM *, void *);
 typedef jbyteArray(JNICALL power_fn)(JNIEnv *, jclass, jbyteArray, jbyteArray, jbyteArray);
 typedef jbyteArray(JNICALL bounded_power_fn)(JNIEnv *, jclass, jbyteArray, jbyteArray, jbyteArray, jint);
 typedef jbyteArray(JNICALL inverse_fn)(JNIEnv *, jclass, jbyteArray, jbyteArray);
+typedef jint(JNICALL jacobi_fn)(JNIEnv *, jclass, jbyteArray, jbyteArray);
 typedef jint(JNICALL int_fn)(JNIEnv *, jclass);
 typedef jlong(JNICALL table_bytes_fn)(JNIEnv *, jclass, jint, jint, jint);
 typedef jobject(JNICALL allocate_table_fn)(JNIEnv *, jclass, jlong);
@@ -36,6 +37,7 @@ struct natives {
     bounded_power_fn *mod_pow_ct_bound;
     power_fn *mod_pow_ct_fixed;
     inverse_fn *mod_inverse;
+    jacobi_fn *jacobi;
     int_fn *jbigi_version;
     int_fn *gmp_major;
     int_fn *gmp_minor;

@@ -14,6 +14,8 @@
  *   no inverse              ArithmeticException "not invertible"
  *   a bound out of range, or an exponent negative or not below 2^bound
  *                           IllegalArgumentException
+ *   nativeJacobi: n <= 0    ArithmeticException "... n must be positive"
+ *   nativeJacobi: n even    ArithmeticException "... n must be odd"
  *
  * The crossed cases (BadInputMatrixTest's matrix) are in test_bad_matrix.c.
  */
@@ -241,6 +243,71 @@ static void size_limit(struct harness *h)
     bytes_free(&seven);
 }
 
+static void expect_jacobi_threw(struct harness *h, arg a, arg n, const char *cls, const char *mention,
+                                const char *what)
+{
+    struct outcome o;
+    jint symbol;
+    call_jacobi(h, a, n, &symbol, &o);
+    check_outcome(&o, outcome_threw(&o, cls, mention), "nativeJacobi %s: %s", what, cls + strlen("java/lang/"));
+}
+
+static void expect_jacobi(struct harness *h, arg a, arg n, jint want, const char *what)
+{
+    struct outcome o;
+    jint symbol;
+    call_jacobi(h, a, n, &symbol, &o);
+    int ok = outcome_is_clean(&o);
+    if (ok && symbol != want) {
+        snprintf(o.why, sizeof o.why, "returned %ld, not %ld", (long)symbol, (long)want);
+        ok = 0;
+    }
+    check_outcome(&o, ok, "nativeJacobi %s = %ld", what, (long)want);
+}
+
+/* nativeJacobi: each array null, empty or over the limit, n not positive
+ * or even; the loader's probe and a few known symbols, one at the limit. */
+static void jacobi_checks(struct harness *h)
+{
+    expect_jacobi_threw(h, NULL, &SEVEN, NPE, "a is null", "null a");
+    expect_jacobi_threw(h, &THREE, NULL, NPE, "n is null", "null n");
+    expect_jacobi_threw(h, &EMPTY, &SEVEN, NFE, "Zero length BigInteger", "empty a");
+    expect_jacobi_threw(h, &THREE, &EMPTY, NFE, "Zero length BigInteger", "empty n");
+    const struct bytes *not_positive[] = {&ZERO, &MINUS_ONE, &MINUS_128, &MINUS_BIG, &ZERO_ZERO};
+    for (size_t i = 0; i < sizeof not_positive / sizeof not_positive[0]; i++) {
+        char hex[64], what[96];
+        snprintf(what, sizeof what, "n 0x%s", bytes_hex(not_positive[i]->p, not_positive[i]->len, hex, sizeof hex));
+        expect_jacobi_threw(h, &THREE, not_positive[i], AE, "n must be positive", what);
+    }
+    const struct bytes *even[] = {&EIGHT, &TWO, &ZERO_TWO, &FOUR};
+    for (size_t i = 0; i < sizeof even / sizeof even[0]; i++) {
+        char hex[64], what[96];
+        snprintf(what, sizeof what, "n 0x%s", bytes_hex(even[i]->p, even[i]->len, hex, sizeof hex));
+        expect_jacobi_threw(h, &THREE, even[i], AE, "n must be odd", what);
+    }
+    /* Jacobi.Native's probe: (2/7) = 1, (3/7) = -1, (14/7) = 0 */
+    const unsigned char fourteen = 14;
+    const struct bytes FOURTEEN = {(unsigned char *)&fourteen, 1};
+    expect_jacobi(h, &TWO, &SEVEN, 1, "(2/7)");
+    expect_jacobi(h, &THREE, &SEVEN, -1, "(3/7)");
+    expect_jacobi(h, &FOURTEEN, &SEVEN, 0, "(14/7)");
+    expect_jacobi(h, &MINUS_ONE, &SEVEN, -1, "(-1/7)");
+    expect_jacobi(h, &MINUS_TWO, &ZERO_SEVEN, -1, "(-2/7)");
+    expect_jacobi(h, &FIVE, &NINE, 1, "(5/9)");
+    expect_jacobi(h, &THREE, &NINE, 0, "(3/9)");
+    expect_jacobi(h, &ZERO, &ONE, 1, "(0/1)");
+
+    struct bytes over = long_array((size_t)LIMIT + 1, 1);
+    expect_jacobi_threw(h, &over, &SEVEN, AE, "a is 16777217 bytes", "oversize a");
+    expect_jacobi_threw(h, &THREE, &over, AE, "n is 16777217 bytes", "oversize n");
+    bytes_free(&over);
+    struct bytes two = long_array((size_t)LIMIT, 2), seven = long_array((size_t)LIMIT, 7);
+    expect_jacobi(h, &two, &SEVEN, 1, "(2/7), a in a 16 MiB array (the limit)");
+    expect_jacobi(h, &THREE, &seven, -1, "(3/7), n in a 16 MiB array");
+    bytes_free(&two);
+    bytes_free(&seven);
+}
+
 void test_bad_inputs(struct harness *h)
 {
     each_position(h, NULL, NPE, NPE, "null");
@@ -248,4 +315,5 @@ void test_bad_inputs(struct harness *h)
     arithmetic_refusals(h);
     bound_refusals(h);
     size_limit(h);
+    jacobi_checks(h);
 }

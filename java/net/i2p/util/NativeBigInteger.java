@@ -164,6 +164,15 @@ public class NativeBigInteger extends BigInteger {
      */
     static native byte[] nativeModInverse(byte[] base, byte[] modulus);
 
+    /**
+     * The Jacobi symbol (a/n), n odd and positive; not in I2P's library.
+     *
+     * @throws NullPointerException if an array is null
+     * @throws NumberFormatException if an array is empty
+     * @throws ArithmeticException if n <= 0 or n is even, or an array is over the size limit
+     */
+    static native int nativeJacobi(byte[] a, byte[] n);
+
     /** The library's interface version: 5 for this one, 4 for I2P's current one. */
     static native int nativeJbigiVersion();
 
@@ -465,6 +474,22 @@ public class NativeBigInteger extends BigInteger {
         if (modulus == null)
             throw new NullPointerException("modulus is null");
         return NativePowers.modInverse(value, modulus);
+    }
+
+    // ---- the Jacobi symbol ----
+
+    /**
+     * The Jacobi symbol (a/n): -1, 0 or 1, for any a and n odd and
+     * positive; for a prime n, the Legendre symbol (1 for a non-zero square
+     * mod n, -1 for a non-square, 0 for a multiple of n).  Natively where
+     * the loaded library has it; otherwise (no library, or an older one
+     * without it) in Java, with the same answers.  Variable time.
+     *
+     * @throws NullPointerException if a or n is null
+     * @throws ArithmeticException if n <= 0 or n is even
+     */
+    public static int jacobi(BigInteger a, BigInteger n) {
+        return Jacobi.of(a, n);
     }
 
     // ---- helpers ----
