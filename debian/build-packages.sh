@@ -3,7 +3,9 @@
 # binary packages for each ARCH (amd64, arm64, armhf; another than this
 # machine's is cross-built) into OUT.  Called by make deb.
 #
-# The package is built in build/deb-tree/jbigi-<version>/: this project's
+# The package is built in build/deb-tree/jbigi-<version>/ (JBIGI_DEB_TREE
+# names another folder than build/deb-tree: the tests build it twice, in two
+# places, to compare the bytes): this project's
 # files (git's list in a checkout, else every file but build/ and lib/)
 # and, as gmp-src/, the GMP source build.sh verified
 # (build/gmp-src-<version>, Debian's gmp source package).  Nothing is
@@ -27,7 +29,7 @@ gmp_src=build/gmp-src-$gmp_version
 [ -f "$gmp_src/debian/changelog" ] ||
     die "$gmp_src is not Debian's gmp source package ($(cat "$gmp_src/.jbigi-verified")): the package names it in Built-Using"
 
-top=build/deb-tree
+top=${JBIGI_DEB_TREE:-build/deb-tree}
 tree=$top/jbigi-$version
 rm -rf "$top"
 mkdir -p "$tree" "$out"

@@ -70,4 +70,21 @@ int jbigi_once(jbigi_once_flag *flag, int (*fn)(void *arg), void *arg);
 /* The calling thread, as a number no other live thread has. */
 uintptr_t jbigi_thread_self(void);
 
+/* A function without the stack protector's canary: one that must run
+ * before the canary is set, and kernels whose arrays are indexed by
+ * constants only (each use says why). */
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define JBIGI_NO_STACK_PROTECTOR __attribute__((no_stack_protector))
+#endif
+#endif
+#ifndef JBIGI_NO_STACK_PROTECTOR
+#define JBIGI_NO_STACK_PROTECTOR
+#endif
+
+/* Sets the stack protector's canary where the library keeps its own (ARM,
+ * posix.c); elsewhere nothing.  JNI_OnLoad calls it once, after the CPU
+ * check has passed and before any other code of the library runs. */
+void jbigi_seed_stack_guard(void);
+
 #endif

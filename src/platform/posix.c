@@ -96,19 +96,27 @@ uintptr_t jbigi_thread_self(void)
  * __stack_chk_guard, which glibc defines in its dynamic loader
  * (ld-linux-*.so), not in libc.so.6: taken from there, it would make the
  * library need that file, which musl's loader refuses.  So the library
- * keeps its own, hidden, set when the library is loaded, before any other
- * of its code runs, from the 16 random bytes the kernel gives each
- * process (AT_RANDOM), where glibc and musl take theirs from; its lowest
- * byte zero as theirs, so that a string copy past a buffer cannot write it.
- * The function that sets it has no array, so no canary of its own. */
+ * keeps its own, hidden, taken from the 16 random bytes the kernel gives
+ * each process (AT_RANDOM), where glibc and musl take theirs from; its
+ * lowest byte zero as theirs, so that a string copy past a buffer cannot
+ * write it.  It is set by JNI_OnLoad, not by a constructor: the armhf
+ * library runs no code at load (the Makefile's -nostartfiles), so that an
+ * ARMv6 meets its CPU check first.  Until then it is zero, which every
+ * function checks against consistently; this one has no canary, since it
+ * changes the value its own check would read. */
 __attribute__((visibility("hidden"))) uintptr_t __stack_chk_guard;
 
-__attribute__((constructor)) static void jbigi_stack_guard_init(void)
+JBIGI_NO_STACK_PROTECTOR void jbigi_seed_stack_guard(void)
 {
-    const void *random = (const void *)getauxval(AT_RANDOM);
+    const unsigned char *random = (const unsigned char *)getauxval(AT_RANDOM);
     uintptr_t guard = (uintptr_t)0xff0a0000u; /* no random bytes: a canary a string copy cannot forge */
     if (random != NULL)
         memcpy(&guard, random, sizeof guard);
     __stack_chk_guard = guard & ~(uintptr_t)0xff;
+}
+#else
+/* The C library's canary, set by its loader. */
+void jbigi_seed_stack_guard(void)
+{
 }
 #endif

@@ -88,3 +88,8 @@ uintptr_t jbigi_thread_self(void)
 {
     return (uintptr_t)GetCurrentThreadId();
 }
+
+/* libssp, linked in, sets its own canary when it is first used. */
+void jbigi_seed_stack_guard(void)
+{
+}

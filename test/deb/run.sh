@@ -7,6 +7,9 @@
 #  1. the packages: files, fields (Provides/Conflicts/Replaces libjbigi-jni,
 #     Built-Using the gmp source package, Depends libc6 only), lintian with
 #     no error (its warnings are printed; doc/measurements.md explains them);
+#     the amd64 and source packages built again at another path, the same
+#     bytes; the amd64 package installed (dpkg --root) over a stand-in for
+#     I2P's libjbigi-jni, which dpkg removes;
 #  2. amd64 on this CPU: the JNI harness on the packaged library, the speed
 #     test, the known-answer vectors with the jar's classes, and the library
 #     loaded from the path as the newer jar's equal (LibraryRelease);
@@ -70,7 +73,7 @@ for arch in $built; do
         continue
     fi
     mkdir -p "$root" && dpkg -x "$deb" "$root"
-    want="./usr/lib/jni/libjbigi.so"
+    want="./usr/lib/jni/libjbigi.so ./usr/share/lintian/overrides/jbigi-jni"
     [ "$arch" = amd64 ] && want="$want ./usr/lib/jni/libjcpuid.so"
     got=$(dpkg -c "$deb" | awk '$1 !~ /^d/ { print $NF }' | grep -v '^./usr/share/doc/' | sort | tr '\n' ' ')
     if [ "$got" = "$(printf '%s\n' $want | sort | tr '\n' ' ')" ]; then
@@ -93,6 +96,61 @@ for arch in $built; do
     needed=$(readelf -d "$root/usr/lib/jni/libjbigi.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
     [ "$needed" = "libc.so.6 " ] && ok "$arch libjbigi.so needs libc.so.6 only" || not_ok "$arch libjbigi.so needs: $needed"
 done
+
+# The amd64 packages (and the source package) built again from a tree at
+# another path, reusing the same GMP build: the same bytes.  The whole
+# release, GMP included, was compared by hand:
+# doc/measurements.md: "The release built twice (2026-12-07)"
+if [ -f "$out/packages/jbigi-jni_${version}_amd64.deb" ]; then
+    again=$out/packages-again
+    if JBIGI_DEB_TREE=$out/tree-built-a-second-time make --no-print-directory deb DEB_OUT="$again" DEB_ARCHES=amd64 \
+        DEB_GMP_CACHE=build >"$out/make-deb-again.log" 2>&1; then
+        for f in "$again"/*.deb "$again"/*.dsc "$again"/*.tar.xz; do
+            name=$(basename "$f")
+            if cmp -s "$f" "$out/packages/$name"; then
+                ok "$name built again at another path: the same bytes"
+            else
+                not_ok "$name differs when built again at another path"
+            fi
+        done
+    else
+        tail -n 30 "$out/make-deb-again.log"
+        not_ok "make deb for amd64 a second time"
+    fi
+fi
+
+# The amd64 package installed over I2P's: in a dpkg root of its own, a
+# stand-in for I2P's libjbigi-jni (its two files in /usr/lib/jni) first,
+# then ours, which dpkg must take in its place (Conflicts, Replaces).
+if [ -f "$out/packages/jbigi-jni_${version}_amd64.deb" ] && command -v dpkg-deb >/dev/null; then
+    droot=$out/dpkg-root
+    standin=$out/standin
+    mkdir -p "$droot/var/lib/dpkg/info" "$droot/var/lib/dpkg/updates" "$standin/DEBIAN" "$standin/usr/lib/jni"
+    : >"$droot/var/lib/dpkg/status"
+    : >"$droot/var/lib/dpkg/available"
+    echo "I2P's library stands here" >"$standin/usr/lib/jni/libjbigi.so"
+    echo "I2P's jcpuid stands here" >"$standin/usr/lib/jni/libjcpuid.so"
+    printf 'Package: libjbigi-jni\nVersion: 2.10.0-1\nArchitecture: amd64\nMaintainer: test <test@example.org>\nDescription: stand-in for I2P'"'"'s package\n' \
+        >"$standin/DEBIAN/control"
+    # --force-depends: the root holds no libc6 package.
+    dpkgr() { dpkg --root="$droot" --force-not-root --force-depends --log=/dev/null "$@"; }
+    if dpkg-deb --root-owner-group --build "$standin" "$out/libjbigi-jni_2.10.0-1_amd64.deb" >"$out/dpkg-root.log" 2>&1 &&
+        dpkgr -i "$out/libjbigi-jni_2.10.0-1_amd64.deb" >>"$out/dpkg-root.log" 2>&1 &&
+        dpkgr -i "$out/packages/jbigi-jni_${version}_amd64.deb" >>"$out/dpkg-root.log" 2>&1; then
+        status=$(dpkg-query --admindir="$droot/var/lib/dpkg" -W -f='${Package} ${db:Status-Abbrev}\n' 2>/dev/null | tr '\n' ';')
+        if [ "$status" = "jbigi-jni ii ;" ] && grep -q 'Removing libjbigi-jni' "$out/dpkg-root.log" &&
+            cmp -s "$droot/usr/lib/jni/libjbigi.so" "$out/root-amd64/usr/lib/jni/libjbigi.so" &&
+            cmp -s "$droot/usr/lib/jni/libjcpuid.so" "$out/root-amd64/usr/lib/jni/libjcpuid.so"; then
+            ok "installed over a stand-in for I2P's libjbigi-jni: dpkg removed it, /usr/lib/jni holds ours"
+        else
+            not_ok "installed over I2P's package: packages '$status', /usr/lib/jni not ours"
+            cat "$out/dpkg-root.log"
+        fi
+    else
+        cat "$out/dpkg-root.log"
+        not_ok "installing over a stand-in for I2P's libjbigi-jni failed"
+    fi
+fi
 
 # lintian over the source and binary packages: no error.
 changes=$(ls "$out"/packages/*.changes 2>/dev/null | head -n 1)

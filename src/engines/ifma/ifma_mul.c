@@ -18,6 +18,7 @@
 #include "engines/ifma/ifma_amm_pair.h"
 #include "engines/ifma/ifma_amm_two.h"
 #include "engines/ifma/ifma_sqr.h"
+#include "platform/platform.h"
 #include "support/opaque.h"
 
 #if JBIGI_AVX512_CODE
@@ -30,19 +31,11 @@
  * kernel's code is what it was before the libraries were hardened:
  * doc/measurements.md: "Hardening: speed against the library before it (2026-12-07)"
  */
-#if defined(__has_attribute)
-#if __has_attribute(no_stack_protector)
-#define KERNEL_NO_CANARY __attribute__((no_stack_protector))
-#endif
-#endif
-#ifndef KERNEL_NO_CANARY
-#define KERNEL_NO_CANARY
-#endif
 
 typedef void (*amm_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int, int);
 
 #define AMM_K(K)                                                                                       \
-    IFMA_TARGET KERNEL_NO_CANARY static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
+    IFMA_TARGET JBIGI_NO_STACK_PROTECTOR static void amm_##K(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
                                     uint64_t k0, int N, int secret)                                    \
     {                                                                                                  \
         if (K <= PAIR_KMAX)                                                                            \
@@ -56,7 +49,7 @@ AMM_K(11) AMM_K(12) AMM_K(13) AMM_K(14) AMM_K(15) AMM_K(16) AMM_K(17) AMM_K(18) 
 typedef void (*sqr_fn)(uint64_t *, const uint64_t *, const uint64_t *, uint64_t, int, int);
 
 #define SQR_K(K)                                                                                       \
-    IFMA_TARGET KERNEL_NO_CANARY static void sqr_##K(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N,  \
+    IFMA_TARGET JBIGI_NO_STACK_PROTECTOR static void sqr_##K(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t k0, int N,  \
                                     int secret)                                                        \
     {                                                                                                  \
         if (K <= SQR_BY_MUL_KMAX)                                                                      \
