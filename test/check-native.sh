@@ -82,10 +82,14 @@ san_tally() { # log name exit-code
     tally "$1" "$2" "$3"
 }
 
+# The release mark a library of this tree carries (src/jni/onload.c), which
+# the loader compares (LibraryRelease): the sanitized library stands in the
+# jar for the host's, so it carries the same.
+release_mark="-DJBIGI_RELEASE=\"$(cat VERSION)\""
 warn="-std=c11 -Wall -Wextra -Werror"
 # -Wno-pass-failed: at -O1 clang cannot honour the unrolling the IFMA engine
 # asks for (a hint for speed, nothing to do with correctness).
-san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -Wno-pass-failed"
+san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -Wno-pass-failed $release_mark"
 # valgrind 3.19 cannot read the DWARF 5 that clang 14 writes by default.
 plain="-g -gdwarf-4 -O1 -Wno-pass-failed"
 # The library's sources as the Makefile lists them, and every C test: a new
@@ -260,7 +264,8 @@ jni_phase() {
         # Only this machine's architecture: another's library (aarch64 in a
         # dist jar) stays as it is, to be refused as it must be.
         cpu=${name#libjbigi-linux-}
-        cpu=${cpu%_64.so}
+        cpu=${cpu%.so}
+        cpu=${cpu%_64}
         arch=$(awk -v cpu="$cpu" '!/^#/ && $1 == cpu { print $2 }' src/cpu/variants.tsv)
         [ -z "$arch" ] || [ "$arch" = "$(uname -m)" ] || continue
         cp "$jni/lib/libjbigi.so" "$jni/jar/$name"

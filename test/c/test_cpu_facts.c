@@ -73,7 +73,7 @@ static void check_against_cpuid(void)
         (void)hi;
     }
     const int ymm = (xcr0 & 0x6u) == 0x6u, zmm = (xcr0 & 0xe6u) == 0xe6u;
-    const struct {
+    struct {
         uint32_t bit;
         int want;
         const char *name;
@@ -88,6 +88,19 @@ static void check_against_cpuid(void)
         {JBIGI_CPU_SSE2, !!(leaf_reg(1, 3) & (1u << 26)), "sse2"},
         {JBIGI_CPU_ABM, !!(leaf_reg(0x80000001u, 2) & (1u << 5)), "abm"},
     };
+    /* The test builds' hooks (src/cpu/cpu_facts.c) change two facts on
+     * purpose: what CPUID says is then not what the facts must say. */
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+#if defined(JBIGI_ADX_VALGRIND)
+        if (rows[i].bit == JBIGI_CPU_ADX && (ebx7 & (1u << 8)))
+            rows[i].want = 1;
+#endif
+#if defined(JBIGI_ADX_NO_AVX2)
+        if (rows[i].bit == JBIGI_CPU_AVX2)
+            rows[i].want = 0;
+#endif
+        (void)rows[i];
+    }
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         CHECK(!!(f.features & rows[i].bit) == rows[i].want, "%s: CPUID says %d, the facts %d", rows[i].name,
               rows[i].want, !!(f.features & rows[i].bit));
