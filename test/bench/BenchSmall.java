@@ -27,7 +27,9 @@ import net.i2p.util.BenchSampler.Timer;
  * Legendre symbol; (p-1)/4 and (p+3)/8, a square root); a random odd
  * modulus with a full-length exponent at 256, 384 and 521 bits; the whole
  * call with the exponent 3 at 256 bits (the cost of a call beside its
- * arithmetic); nativeModInverse at 256 bits (a prime modulus).  Beside each:
+ * arithmetic, with its pieces timed alone: the native on arrays made
+ * beforehand, and the Java side's conversions); nativeModInverse at 256
+ * bits (a prime modulus).  Beside each:
  * BigInteger, the library's own engine choice, each engine this CPU runs
  * forced (for the whole of each sample, not per call), GMP from C
  * (rawgmp.c) and OpenSSL's BN_mod_exp_mont and BN_mod_inverse where rawgmp
@@ -113,9 +115,9 @@ final class BenchSmall {
         raw = options.rawgmp == null ? null : new BenchRawGmp(options.rawgmp, inputs);
         try {
             openSsl = raw == null ? null : raw.openssl();
-            addRows(sets);
             for (BenchInputs.Set set : sets)
                 expect(set);
+            addRows(sets);
             System.err.println("small: checking every result against BigInteger's...");
             if (checkAll(true) > 0)
                 return 1;
@@ -219,11 +221,59 @@ final class BenchSmall {
         row.raw = addRaw(row, "mpz_powm (C)", "powm");
         if (openSsl != null)
             addRaw(row, "BN_mod_exp_mont (C)", "openssl_powm");
+        if (row.set.name.endsWith("e3"))
+            addCallPieces(row, b, e, m);
         if (legendre) {
             if (JACOBI != null)
                 add(row, "NativeBigInteger.jacobi", null, k -> legendre(jacobi(b[k], m[k]), m[k]));
             addRaw(row, "mpz_jacobi (C)", "legendre");
         }
+    }
+
+    /**
+     * The call's pieces, for the exponent-3 row: the native alone on arrays
+     * made beforehand (its result array not converted), and the Java side
+     * alone (toByteArray() of the three operands, a BigInteger of a result
+     * array made beforehand).
+     */
+    private void addCallPieces(Row row, BigInteger[] b, BigInteger[] e, BigInteger[] m) {
+        int n = b.length;
+        byte[][][] in = new byte[n][][];
+        byte[][] out = new byte[n][];
+        for (int k = 0; k < n; k++) {
+            in[k] = new byte[][] {b[k].toByteArray(), e[k].toByteArray(), m[k].toByteArray()};
+            out[k] = row.set.expected[k].toByteArray();
+        }
+        Timer nativeOnly = (first, count) -> {
+            int k = (int) (first % n);
+            long acc = 0;
+            long start = System.nanoTime();
+            for (long i = 0; i < count; i++) {
+                acc += NativeBigInteger.nativeModPow(in[k][0], in[k][1], in[k][2])[0];
+                if (++k == n)
+                    k = 0;
+            }
+            long nanos = System.nanoTime() - start;
+            Bench.sink += acc;
+            return nanos;
+        };
+        addCase(row, "native alone (arrays)", nativeOnly,
+                k -> new BigInteger(NativeBigInteger.nativeModPow(in[k][0], in[k][1], in[k][2])), null);
+        Timer javaOnly = (first, count) -> {
+            int k = (int) (first % n);
+            long acc = 0;
+            long start = System.nanoTime();
+            for (long i = 0; i < count; i++) {
+                acc += b[k].toByteArray().length + e[k].toByteArray().length + m[k].toByteArray().length;
+                acc += new BigInteger(out[k]).intValue();
+                if (++k == n)
+                    k = 0;
+            }
+            long nanos = System.nanoTime() - start;
+            Bench.sink += acc;
+            return nanos;
+        };
+        addCase(row, "Java side alone", javaOnly, k -> new BigInteger(out[k]), null);
     }
 
     private void addInverseCases(Row row) throws IOException {
