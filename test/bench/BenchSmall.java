@@ -388,7 +388,7 @@ final class BenchSmall {
             System.out.println("OpenSSL: " + openSsl + " (its Montgomery context made per call).");
         if (JACOBI == null)
             System.out.println("No NativeBigInteger.jacobi in these classes: its line is left out.");
-        String cols = "%-15s %-24s %10s %-14s %11s %8s %8s%n";
+        String cols = "%-15s %-26s %10s %-14s %11s %8s %8s%n";
         System.out.println();
         System.out.printf(cols, "row", "implementation", "us/op", "spread", "/BigInteger", "/GMP C", "target");
         boolean capped = false;
