@@ -12,6 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
 
+import net.i2p.util.BenchGroup.Checked;
+import net.i2p.util.BenchGroup.Group;
 import net.i2p.util.BenchReport.FixedBaseRow;
 import net.i2p.util.BenchReport.Row;
 import net.i2p.util.BenchReport.WipeRow;
@@ -49,42 +51,6 @@ import net.i2p.util.BenchSampler.Timer;
 public final class Bench {
     /** Timed loops fold their results in here so the JIT cannot drop the work. */
     static volatile long sink;
-
-    /** Cases compared with each other, sampled in turns, and how each is checked. */
-    private static final class Group {
-        final String label;
-        final int bits;
-        final List<Case> cases = new ArrayList<>();
-        final List<Checked> checks = new ArrayList<>();
-        /** For a group with FixedBase cases: their inputs and their line of the fixed-base report. */
-        BenchInputs.Set fixedBaseSet;
-        FixedBaseRow fixedBase;
-
-        Group(String label, int bits) {
-            this.label = label;
-            this.bits = bits;
-        }
-    }
-
-    /**
-     * A case and how to check it on the very operands it is timed on:
-     * computed in this JVM (op), or by rawgmp (rawOp, with alloc).
-     */
-    private static final class Checked {
-        final Case c;
-        final BenchInputs.Set set;
-        final IntFunction<BigInteger> op;
-        final String rawOp;
-        final String alloc;
-
-        Checked(Case c, BenchInputs.Set set, IntFunction<BigInteger> op, String rawOp, String alloc) {
-            this.c = c;
-            this.set = set;
-            this.op = op;
-            this.rawOp = rawOp;
-            this.alloc = alloc;
-        }
-    }
 
     private final BenchOptions options;
     /** Every case, in the order measured: the CSV. */
