@@ -15,6 +15,8 @@
  *   mpn-mont  jbigi_mpn_mont_ops (mpn_mont.c): mpn_mul_n or mpn_sqr and a
  *             reduction of one mpn_addmul_1 row per limb: the GMP engine's
  *             fixed-base and base-2 path
+ *   ifma      jbigi_ifma_mul / jbigi_ifma_sqr (the AVX-512 IFMA engine, on
+ *             52-bit digits), where the CPU has it: no MULX count
  *
  *   mont_chain [ROUNDS]
  *
@@ -49,6 +51,7 @@
 
 #include "engines/adx/adx.h"
 #include "engines/gmp/mpn_mont.h"
+#include "engines/ifma/ifma.h"
 
 /* GMP's internal functions mpz_powm runs (gmp-impl.h's names). */
 void __gmpn_mul_basecase(mp_ptr, mp_srcptr, mp_size_t, mp_srcptr, mp_size_t);
@@ -61,8 +64,9 @@ mp_limb_t __gmpn_redc_1(mp_ptr, mp_ptr, mp_srcptr, mp_size_t, mp_limb_t);
 
 static const int limbs[] = {4, 5, 6, 8, 9};
 #define NSIZES (sizeof limbs / sizeof limbs[0])
-enum { ADX, GMP_POWM, MPN_MONT, NKERNELS };
-static const char *kernel_names[NKERNELS] = {"adx", "gmp-powm", "mpn-mont"};
+enum { ADX, GMP_POWM, MPN_MONT, IFMA, NKERNELS };
+static const char *kernel_names[NKERNELS] = {"adx", "gmp-powm", "mpn-mont", "ifma"};
+static int have_ifma;
 enum { MUL, SQR };
 
 struct size {
@@ -71,6 +75,8 @@ struct size {
     mp_limb_t inv; /* -1/m mod 2^64, as mpz_powm gives mpn_redc_1 */
     jbigi_adx_ctx adx;
     jbigi_mpn_ctx mpn;
+    jbigi_ifma_ctx ifma;
+    uint64_t *digits; /* the IFMA kernel's a, b and x, in the domain */
 };
 
 static volatile mp_limb_t sink;
@@ -148,13 +154,53 @@ static void op(struct size *s, int k, int which, mp_limb_t *r, const mp_limb_t *
         if (__gmpn_redc_1(r, s->t, s->m, s->n, s->inv) != 0)
             mpn_sub_n(r, r, s->m, s->n);
         break;
-    default:
+    case MPN_MONT:
         if (which == MUL)
             jbigi_mpn_mont_ops.mul(&s->mpn, r, a, b);
         else
             jbigi_mpn_mont_ops.sqr(&s->mpn, r, a);
         break;
+    default:
+        /* Its own operands: x = x b or x x on s->digits. */
+        (void)r, (void)a, (void)b;
+        {
+            uint64_t *x = s->digits + 2 * s->ifma.words, *y = s->digits + s->ifma.words;
+            if (which == MUL)
+                jbigi_ifma_mul(&s->ifma, x, x, y);
+            else
+                jbigi_ifma_sqr(&s->ifma, x, x);
+        }
+        break;
     }
+}
+
+/* 1 if from_mont(to_mont(a) to_mont(b) / R) = a b mod m by the IFMA kernel,
+ * and the same for a a; leaves a in the domain in s->digits' x. */
+static int check_ifma(struct size *s)
+{
+    const int w = s->ifma.words;
+    uint64_t *da = s->digits, *db = s->digits + w, *dx = s->digits + 2 * w;
+    int ok = 1;
+    mpz_t m, got, want;
+    mpz_inits(m, got, want, NULL);
+    mpz_import(m, (size_t)s->n, -1, sizeof(mp_limb_t), 0, 0, s->m);
+    for (int which = MUL; which <= SQR; which++) {
+        mp_limb_t r[MAXN] = {0};
+        jbigi_ifma_to_mont(&s->ifma, da, s->a);
+        jbigi_ifma_to_mont(&s->ifma, db, which == MUL ? s->b : s->a);
+        jbigi_ifma_mul(&s->ifma, dx, da, db);
+        jbigi_ifma_from_mont(&s->ifma, r, dx);
+        mpz_import(got, (size_t)s->n, -1, sizeof(mp_limb_t), 0, 0, r);
+        mpz_import(want, (size_t)s->n, -1, sizeof(mp_limb_t), 0, 0, s->a);
+        mpz_import(m, (size_t)s->n, -1, sizeof(mp_limb_t), 0, 0, which == MUL ? s->b : s->a);
+        mpz_mul(want, want, m);
+        mpz_import(m, (size_t)s->n, -1, sizeof(mp_limb_t), 0, 0, s->m);
+        mpz_mod(want, want, m);
+        ok &= mpz_cmp(got, want) == 0;
+    }
+    jbigi_ifma_to_mont(&s->ifma, db, s->b);
+    mpz_clears(m, got, want, NULL);
+    return ok;
 }
 
 /* 1 if r R = a b (mod m) for one product and one squaring by kernel k. */
@@ -209,6 +255,7 @@ int main(int argc, char **argv)
         printf("# this CPU has no BMI2 and ADX: the adx kernel cannot run here\n");
         return 0;
     }
+    have_ifma = jbigi_ifma_cpu();
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 0x6a62696769UL);
@@ -232,8 +279,15 @@ int main(int argc, char **argv)
             fprintf(stderr, "mont_chain: out of memory\n");
             return 1;
         }
+        if (have_ifma) {
+            if (jbigi_ifma_ctx_init(&s->ifma, s->m, s->n, 0) != 0
+                || (s->digits = jbigi_ifma_alloc(&s->ifma, 3)) == NULL) {
+                fprintf(stderr, "mont_chain: the IFMA context failed\n");
+                return 1;
+            }
+        }
         for (int k = 0; k < NKERNELS; k++) {
-            if (!check(s, k)) {
+            if (k == IFMA ? have_ifma && !check_ifma(s) : !check(s, k)) {
                 printf("MISMATCH %s at %d limbs\n", kernel_names[k], (int)s->n);
                 bad = 1;
             }
@@ -247,15 +301,19 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < NSIZES; i++) {
             struct size *s = &sizes[i];
             for (int k = 0; k < NKERNELS; k++) {
+                if (k == IFMA && !have_ifma)
+                    continue;
                 for (int which = MUL; which <= SQR; which++) {
                     memcpy(s->x, s->a, sizeof s->x);
+                    if (k == IFMA)
+                        memcpy(s->digits + 2 * s->ifma.words, s->digits, (size_t)s->ifma.words * sizeof(uint64_t));
                     double t0 = now_ns();
                     uint64_t c0 = cycles(), k0 = ticks();
                     for (int j = 0; j < CHAIN; j++)
                         op(s, k, which, s->x, s->x, s->b);
                     uint64_t k1 = ticks(), c1 = cycles();
                     double t1 = now_ns();
-                    sink ^= s->x[0];
+                    sink ^= s->x[0] ^ (have_ifma ? s->digits[2 * s->ifma.words] : 0);
                     ns[i][k][which][r] = (t1 - t0) / CHAIN;
                     tsc[i][k][which][r] = (double)(k1 - k0) / CHAIN;
                     cyc[i][k][which][r] = (double)(c1 - c0) / CHAIN;
@@ -275,21 +333,31 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NSIZES; i++) {
         struct size *s = &sizes[i];
         for (int k = 0; k < NKERNELS; k++) {
+            if (k == IFMA && !have_ifma)
+                continue;
             for (int which = MUL; which <= SQR; which++) {
                 mp_size_t w = k == ADX ? s->N : s->n;
                 double t = median(ns[i][k][which], rounds);
                 char c[16] = "-";
                 if (cycles_fd >= 0)
                     snprintf(c, sizeof c, "%.1f", median(cyc[i][k][which], rounds));
-                printf("%-5d %-5d %-9s %-4s %9.2f %9.1f %9s %6d %9.3f\n", (int)s->n, (int)(64 * s->n),
-                       kernel_names[k], which == MUL ? "mul" : "sqr", t, median(tsc[i][k][which], rounds), c,
-                       (int)(2 * w * w), t / (double)(2 * w * w));
+                char mulx[16] = "-", per[16] = "-";
+                if (k != IFMA) {
+                    snprintf(mulx, sizeof mulx, "%d", (int)(2 * w * w));
+                    snprintf(per, sizeof per, "%.3f", t / (double)(2 * w * w));
+                }
+                printf("%-5d %-5d %-9s %-4s %9.2f %9.1f %9s %6s %9s\n", (int)s->n, (int)(64 * s->n), kernel_names[k],
+                       which == MUL ? "mul" : "sqr", t, median(tsc[i][k][which], rounds), c, mulx, per);
             }
         }
     }
     for (size_t i = 0; i < NSIZES; i++) {
         jbigi_adx_ctx_clear(&sizes[i].adx);
         jbigi_mpn_ctx_clear(&sizes[i].mpn);
+        if (have_ifma) {
+            jbigi_ifma_free(sizes[i].digits, &sizes[i].ifma, 3);
+            jbigi_ifma_ctx_clear(&sizes[i].ifma);
+        }
     }
     gmp_randclear(rs);
     return 0;
