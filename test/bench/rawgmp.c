@@ -33,8 +33,9 @@
  * last two OpenSSL's BN_mod_exp_mont and BN_mod_exp_mont_consttime, see
  * rawgmp_openssl.h), legendre (pow sets of a prime modulus p and the
  * exponent (p-1)/2: mpz_jacobi, its answer given as the power gives it,
- * 1, p-1 or 0), or invert and openssl_invert (inv sets; BN_mod_inverse).  A bad command gets
- * "error MESSAGE"; a bad INPUTS file ends the program with status 1.
+ * 1, p-1 or 0), or invert and openssl_invert (inv sets; the latter
+ * OpenSSL's BN_mod_inverse).  A bad command gets "error MESSAGE"; a bad
+ * INPUTS file ends the program with status 1.
  *
  * time and check take an optional last word ALLOC, default or wiping, for
  * the cost of jbigi's wiping memory functions (src/core/wipe.c, linked in):
