@@ -29,11 +29,10 @@ import net.i2p.util.BenchSampler.Timer;
  * call with the exponent 3 at 256 bits (the cost of a call beside its
  * arithmetic, with its pieces timed alone: the native on arrays made
  * beforehand, and the Java side's conversions); nativeModInverse at 256
- * bits (a prime modulus).  Beside each:
- * BigInteger, the library's own engine choice, each engine this CPU runs
- * forced (for the whole of each sample, not per call), GMP from C
- * (rawgmp.c) and OpenSSL's BN_mod_exp_mont and BN_mod_inverse where rawgmp
- * was built with libcrypto.
+ * bits (a prime modulus).  Beside each: BigInteger, the library's own
+ * engine choice, each engine this CPU runs forced (for the whole of each
+ * sample, not per call), GMP from C (rawgmp.c) and OpenSSL's
+ * BN_mod_exp_mont and BN_mod_inverse where rawgmp was built with libcrypto.
  *
  * <p>The Legendre row also times {@code NativeBigInteger.jacobi(a, n)} when
  * the loaded classes have it (looked up once, see JACOBI), its answer given
@@ -48,7 +47,11 @@ final class BenchSmall {
     private static final long SEED = 0x6a62696773L;
     /** The hook for the Jacobi-symbol API: null when NativeBigInteger has no jacobi(BigInteger, BigInteger). */
     private static final MethodHandle JACOBI = findJacobi();
-    /** The engines forced where this CPU runs them; a name the library does not know is skipped. */
+    /**
+     * The engines forced where this CPU runs them: the names the library may
+     * know (a new forcible engine's name goes here); one it does not know,
+     * or one this CPU cannot run, is skipped.
+     */
     private static final String[] ENGINES = {"gmp", "adx", "ifma", "p25519"};
 
     /** One row: cases compared with each other on one input set, sampled in turns. */
