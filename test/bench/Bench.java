@@ -12,6 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
 
+import net.i2p.util.BenchGroup.Checked;
+import net.i2p.util.BenchGroup.Group;
 import net.i2p.util.BenchReport.FixedBaseRow;
 import net.i2p.util.BenchReport.Row;
 import net.i2p.util.BenchReport.WipeRow;
@@ -24,7 +26,7 @@ import net.i2p.util.BenchSampler.Timer;
  *
  * <pre>
  *   java -Djava.library.path=lib -cp build/classes:build/bench/classes net.i2p.util.Bench
- *        [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p,fixedBase,wipe]
+ *        [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p,fixedBase,wipe,short,small]
  *        [--rawgmp build/bench/rawgmp] [--out build/bench] [--samples N] [--sample-ms N]
  * </pre>
  *
@@ -38,7 +40,7 @@ import net.i2p.util.BenchSampler.Timer;
  * table builds are timed after the group); the I2P workload; wipe (GMP in C
  * with its default memory functions against jbigi's wiping ones,
  * src/core/wipe.c) at 256 and 2048 bits.  Each only at the sizes of --sizes (see
- * BenchOptions).
+ * BenchOptions).  Then the section small (BenchSmall), its own sizes.
  *
  * <p>Every result is checked against BigInteger's before anything is timed,
  * and again after each group has been timed; a mismatch ends the run with
@@ -49,42 +51,6 @@ import net.i2p.util.BenchSampler.Timer;
 public final class Bench {
     /** Timed loops fold their results in here so the JIT cannot drop the work. */
     static volatile long sink;
-
-    /** Cases compared with each other, sampled in turns, and how each is checked. */
-    private static final class Group {
-        final String label;
-        final int bits;
-        final List<Case> cases = new ArrayList<>();
-        final List<Checked> checks = new ArrayList<>();
-        /** For a group with FixedBase cases: their inputs and their line of the fixed-base report. */
-        BenchInputs.Set fixedBaseSet;
-        FixedBaseRow fixedBase;
-
-        Group(String label, int bits) {
-            this.label = label;
-            this.bits = bits;
-        }
-    }
-
-    /**
-     * A case and how to check it on the very operands it is timed on:
-     * computed in this JVM (op), or by rawgmp (rawOp, with alloc).
-     */
-    private static final class Checked {
-        final Case c;
-        final BenchInputs.Set set;
-        final IntFunction<BigInteger> op;
-        final String rawOp;
-        final String alloc;
-
-        Checked(Case c, BenchInputs.Set set, IntFunction<BigInteger> op, String rawOp, String alloc) {
-            this.c = c;
-            this.set = set;
-            this.op = op;
-            this.rawOp = rawOp;
-            this.alloc = alloc;
-        }
-    }
 
     private final BenchOptions options;
     /** Every case, in the order measured: the CSV. */
@@ -105,7 +71,9 @@ public final class Bench {
         int status;
         try {
             BenchOptions options = BenchOptions.parse(args);
-            status = options == null ? 2 : new Bench(options).run();
+            status = options == null ? 2 : options.mainSections() ? new Bench(options).run() : 0;
+            if (status == 0 && options.small)
+                status = new BenchSmall(options, !options.mainSections()).run();
         } catch (IOException e) {
             // Files or the raw C program: the message says enough.
             System.err.println("bench failed: " + e.getMessage());
@@ -158,7 +126,7 @@ public final class Bench {
         return 0;
     }
 
-    private static void printEnvironment() {
+    static void printEnvironment() {
         System.out.println("Java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         System.out.println("CPU: " + NativeBigInteger.cpuModel() + " (" + Runtime.getRuntime().availableProcessors() + " cores)");
         System.out.println("jbigi: " + NativeBigInteger.loadStatus());
@@ -283,11 +251,11 @@ public final class Bench {
         List<Case> forcedPow = new ArrayList<>();
         List<Case> forcedPowCT = new ArrayList<>();
         if (!i2p) {
-            for (String engine : forcedEngines(set.bits)) {
+            for (String engine : BenchEngines.forcedEngines(set.bits)) {
                 forcedPow.add(add(group, "modPow-" + engine, set, "NativeBigInteger",
-                        k -> withEngine(engine, () -> NativeBigInteger.modPow(base[k], exponent[k], nativeModulus[k]))));
+                        k -> BenchEngines.withEngine(engine, () -> NativeBigInteger.modPow(base[k], exponent[k], nativeModulus[k]))));
                 forcedPowCT.add(add(group, "modPowCT-" + engine, set, "NativeBigInteger",
-                        k -> withEngine(engine, () -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k]))));
+                        k -> BenchEngines.withEngine(engine, () -> NativeBigInteger.modPowCT(base[k], exponent[k], nativeModulus[k]))));
             }
         }
         Case rawPow = addRaw(group, raw, pow, set, "powm", null, "raw-C");
@@ -326,50 +294,6 @@ public final class Bench {
     }
 
     /**
-     * The engines to time forced at this size beside the per-call choice:
-     * GMP where the choice may be another engine (ADX from 256 bits, IFMA
-     * from 512), and each other engine this CPU runs ("adx", "ifma"),
-     * except the one chosen.
-     */
-    private static List<String> forcedEngines(int bits) {
-        String chosen = NativeBigInteger.engine();
-        List<String> engines = new ArrayList<>();
-        if (bits >= 256 && !"gmp".equals(chosen))
-            engines.add("gmp");
-        for (String engine : new String[] {"adx", "ifma"}) {
-            if (!chosen.startsWith(engine.equals("ifma") ? "avx512-ifma" : engine) && engineRuns(engine))
-                engines.add(engine);
-        }
-        return engines;
-    }
-
-    /** Whether this CPU runs the engine (forcing it is accepted); the choice goes back to auto. */
-    private static boolean engineRuns(String engine) {
-        try {
-            return Engine.nativeForce(engine);
-        } catch (UnsatisfiedLinkError e) {
-            return false;
-        } finally {
-            restoreEngine();
-        }
-    }
-
-    /** The engine choice as -Djbigi.engine asked for it, auto when it did not. */
-    private static void restoreEngine() {
-        Engine.nativeForce(System.getProperty("jbigi.engine", "auto"));
-    }
-
-    /** op with the engine forced, then the choice restored. */
-    private static <T> T withEngine(String engine, java.util.function.Supplier<T> op) {
-        Engine.nativeForce(engine);
-        try {
-            return op.get();
-        } finally {
-            restoreEngine();
-        }
-    }
-
-    /**
      * FixedBase joins a modPow group: fb = NativeBigInteger.fixedBase(base,
      * modulus) for the base and modulus of the set's first row, built here,
      * before anything is timed (its constant-time table on the first
@@ -394,12 +318,12 @@ public final class Bench {
         row.fixedCT.baselineReference = row.plainCT;
         rows.add(new Row(row.fixed.operation, set.bits, row.java, row.fixed, row.rawPow));
         rows.add(new Row(row.fixedCT.operation, set.bits, row.java, row.fixedCT, row.rawSec));
-        if (forcedEngines(set.bits).contains("gmp")) {
+        if (BenchEngines.forcedEngines(set.bits).contains("gmp")) {
             // The same base with tables built while GMP is forced: GMP's format
             // and shape, as a library without the engine makes them.  Both
             // tables exist before timing; the calls themselves need no force
             // (a table's format decides who computes it).
-            FixedBase gmpFb = withEngine("gmp", () -> {
+            FixedBase gmpFb = BenchEngines.withEngine("gmp", () -> {
                 FixedBase f = NativeBigInteger.fixedBase(base, modulus);
                 f.modPowCT(exponent[0]);
                 return f;
@@ -440,26 +364,26 @@ public final class Bench {
         link(rawSec, java, rawSec);
         List<String> engines = new ArrayList<>();
         for (String engine : new String[] {"gmp", "adx", "ifma"}) {
-            if (engineRuns(engine))
+            if (BenchEngines.engineRuns(engine))
                 engines.add(engine);
         }
         for (String engine : engines) {
             String tag = e + " " + engine;
             Case pow = add(group, "modPow" + tag, set, "NativeBigInteger",
-                    k -> withEngine(engine, () -> NativeBigInteger.modPow(base, exponent[k], nativeModulus)));
+                    k -> BenchEngines.withEngine(engine, () -> NativeBigInteger.modPow(base, exponent[k], nativeModulus)));
             Case ct = add(group, "modPowCT" + tag, set, "NativeBigInteger",
-                    k -> withEngine(engine, () -> NativeBigInteger.modPowCT(base, exponent[k], nativeModulus)));
+                    k -> BenchEngines.withEngine(engine, () -> NativeBigInteger.modPowCT(base, exponent[k], nativeModulus)));
             Case bound = add(group, "modPowCT-bound" + tag, set, "NativeBigInteger",
-                    k -> withEngine(engine, () -> NativeBigInteger.modPowCT(base, exponent[k], nativeModulus, ebits)));
-            FixedBase fb = withEngine(engine, () -> {
+                    k -> BenchEngines.withEngine(engine, () -> NativeBigInteger.modPowCT(base, exponent[k], nativeModulus, ebits)));
+            FixedBase fb = BenchEngines.withEngine(engine, () -> {
                 FixedBase f = NativeBigInteger.fixedBase(base, modulus);
                 f.modPowCT(exponent[0]);
                 return f;
             });
             Case fbCT = add(group, "FB-modPowCT" + tag, set, "FixedBase",
-                    k -> withEngine(engine, () -> fb.modPowCT(exponent[k])));
+                    k -> BenchEngines.withEngine(engine, () -> fb.modPowCT(exponent[k])));
             Case fbBound = add(group, "FB-modPowCT-bound" + tag, set, "FixedBase",
-                    k -> withEngine(engine, () -> fb.modPowCT(exponent[k], ebits)));
+                    k -> BenchEngines.withEngine(engine, () -> fb.modPowCT(exponent[k], ebits)));
             link(pow, java, rawPow);
             for (Case c : new Case[] {ct, bound, fbCT, fbBound})
                 link(c, java, rawSec);
@@ -544,7 +468,7 @@ public final class Bench {
      * nanoseconds, the same for every implementation) keeps this one loop
      * for all of them.
      */
-    private static Timer loop(IntFunction<BigInteger> op, int poolSize) {
+    static Timer loop(IntFunction<BigInteger> op, int poolSize) {
         return (first, n) -> {
             int k = (int) (first % poolSize);
             long acc = 0;

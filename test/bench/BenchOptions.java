@@ -22,6 +22,8 @@ final class BenchOptions {
     boolean wipe = true;
     /** The short-exponent rows (SHORT_SHAPES), whatever --sizes says. */
     boolean shortExponents = true;
+    /** The section small (BenchSmall): I2P's 255-bit powers and 256- to 521-bit moduli, called as I2P calls them. */
+    boolean small = true;
     /** Modulus and exponent bits of the short-exponent rows: DSA's, 224- and 256-bit secrets, I2P's short ElGamal keys. */
     static final int[][] SHORT_SHAPES = {{1024, 160}, {2048, 224}, {2048, 256}, {2048, 226}};
     String rawgmp;
@@ -36,6 +38,11 @@ final class BenchOptions {
     int pool = 16;
 
     private BenchOptions() {
+    }
+
+    /** True if anything besides the section small runs: the sections over --sizes, i2p and short. */
+    boolean mainSections() {
+        return modPow || modInverse || i2p || fixedBase || wipe || shortExponents;
     }
 
     /** True if the FixedBase cases run at this size. */
@@ -79,8 +86,9 @@ final class BenchOptions {
                         o.fixedBase = ops.contains("fixedBase");
                         o.wipe = ops.contains("wipe");
                         o.shortExponents = ops.contains("short");
-                        if (!o.modPow && !o.modInverse && !o.i2p && !o.fixedBase && !o.wipe && !o.shortExponents)
-                            return usage("--ops takes modPow, modInverse, i2p, fixedBase, wipe, short");
+                        o.small = ops.contains("small");
+                        if (!o.mainSections() && !o.small)
+                            return usage("--ops takes modPow, modInverse, i2p, fixedBase, wipe, short, small");
                         break;
                     case "--rawgmp":
                         o.rawgmp = args[++i];
@@ -117,10 +125,11 @@ final class BenchOptions {
 
     private static BenchOptions usage(String problem) {
         System.err.println("bench: " + problem);
-        System.err.println("usage: Bench [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p,fixedBase,wipe,short]"
+        System.err.println("usage: Bench [--quick] [--sizes 256,2048] [--ops modPow,modInverse,i2p,fixedBase,wipe,short,small]"
                 + " [--rawgmp PROGRAM] [--out DIR] [--samples N] [--sample-ms N]");
         System.err.println("  fixedBase runs at the sizes of " + Arrays.toString(FIXED_BASE_SIZES)
-                + " in --sizes, wipe (needs --rawgmp) at those of " + Arrays.toString(WIPE_SIZES) + ".");
+                + " in --sizes, wipe (needs --rawgmp) at those of " + Arrays.toString(WIPE_SIZES) + ";");
+        System.err.println("  small has sizes of its own (255 to 521 bits) and samples half as long.");
         return null;
     }
 }

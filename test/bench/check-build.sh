@@ -58,5 +58,13 @@ else
     not_ok "test/bench/LegendreBench.java does not compile (log: $out/legendre-bench.log)"
 fi
 
+# test/bench/mont_chain.c, the Montgomery products of 4 to 9 limbs.
+if sh test/bench/run-mont-chain.sh --build-only >"$out/mont-chain.log" 2>&1 && [ -x build/bench/mont_chain ]; then
+    ok "test/bench/run-mont-chain.sh --build-only builds build/bench/mont_chain"
+else
+    cat "$out/mont-chain.log"
+    not_ok "test/bench/run-mont-chain.sh --build-only did not build build/bench/mont_chain (log: $out/mont-chain.log)"
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

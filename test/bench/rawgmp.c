@@ -31,8 +31,11 @@
  *   openssl         ->  ok OPENSSL_VERSION, or error when built without it
  * OP is powm, powm_sec, openssl_powm, openssl_powm_sec (pow sets; the
  * last two OpenSSL's BN_mod_exp_mont and BN_mod_exp_mont_consttime, see
- * rawgmp_openssl.h) or invert (inv sets).  A bad command gets
- * "error MESSAGE"; a bad INPUTS file ends the program with status 1.
+ * rawgmp_openssl.h), legendre (pow sets of a prime modulus p and the
+ * exponent (p-1)/2: mpz_jacobi, its answer given as the power gives it,
+ * 1, p-1 or 0), or invert and openssl_invert (inv sets; the latter
+ * OpenSSL's BN_mod_inverse).  A bad command gets "error MESSAGE"; a bad
+ * INPUTS file ends the program with status 1.
  *
  * time and check take an optional last word ALLOC, default or wiping, for
  * the cost of jbigi's wiping memory functions (src/core/wipe.c, linked in):
@@ -166,7 +169,7 @@ static void read_inputs(const char *path)
         die("no inputs in", path, line);
 }
 
-enum op { POWM, POWM_SEC, OPENSSL_POWM, OPENSSL_POWM_SEC, INVERT, BAD_OP };
+enum op { POWM, POWM_SEC, OPENSSL_POWM, OPENSSL_POWM_SEC, LEGENDRE, INVERT, OPENSSL_INVERT, BAD_OP };
 
 static enum op parse_op(const char *name)
 {
@@ -178,6 +181,10 @@ static enum op parse_op(const char *name)
         return POWM_SEC;
     if (strcmp(name, "invert") == 0)
         return INVERT;
+    if (strcmp(name, "legendre") == 0)
+        return LEGENDRE;
+    if (bench_openssl_version() != NULL && strcmp(name, "openssl_invert") == 0)
+        return OPENSSL_INVERT;
     if (bench_openssl_version() != NULL && strcmp(name, "openssl_powm") == 0)
         return OPENSSL_POWM;
     if (bench_openssl_version() != NULL && strcmp(name, "openssl_powm_sec") == 0)
@@ -200,9 +207,26 @@ static void run_op(enum op op, mpz_t r, const struct input *in)
         /* A failure leaves r alone; Bench's check of the results sees it. */
         bench_openssl_powm(r, in->a, in->b, in->c, op == OPENSSL_POWM_SEC);
         break;
+    case LEGENDRE:
+        /* The symbol as b^((p-1)/2) mod p gives it: -1 is p-1. */
+        switch (mpz_jacobi(in->a, in->c)) {
+        case 1:
+            mpz_set_ui(r, 1);
+            break;
+        case -1:
+            mpz_sub_ui(r, in->c, 1);
+            break;
+        default:
+            mpz_set_ui(r, 0);
+            break;
+        }
+        break;
     case INVERT:
         /* Bench checks invertibility before timing; 0 here cannot happen. */
         mpz_invert(r, in->a, in->b);
+        break;
+    case OPENSSL_INVERT:
+        bench_openssl_invert(r, in->a, in->b);
         break;
     case BAD_OP:
         break;
@@ -365,7 +389,7 @@ static int serve(char *command)
         printf("error unknown operation or set\n");
         return 1;
     }
-    if (s->is_pow != (op != INVERT)) {
+    if (s->is_pow != (op != INVERT && op != OPENSSL_INVERT)) {
         printf("error operation does not fit set %s\n", s->name);
         return 1;
     }

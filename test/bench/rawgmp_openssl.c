@@ -23,19 +23,36 @@ static BIGNUM *to_bn(BIGNUM *x, const mpz_t z, unsigned char *bytes)
     return BN_lebin2bn(bytes, (int)count, x);
 }
 
-int bench_openssl_powm(mpz_t r, const mpz_t b, const mpz_t e, const mpz_t m, int consttime)
+/* OpenSSL's numbers, made once and reused by every call. */
+static BN_CTX *ctx;
+static BIGNUM *bb, *be, *bm, *br;
+
+static int ready(void)
 {
-    static BN_CTX *ctx;
-    static BIGNUM *bb, *be, *bm, *br;
     if (ctx == NULL) {
         ctx = BN_CTX_new();
         bb = BN_new();
         be = BN_new();
         bm = BN_new();
         br = BN_new();
-        if (ctx == NULL || bb == NULL || be == NULL || bm == NULL || br == NULL)
-            return -1;
     }
+    return ctx != NULL && bb != NULL && be != NULL && bm != NULL && br != NULL;
+}
+
+/* r = br, which has at most size bytes. */
+static int from_bn(mpz_t r, unsigned char *bytes, size_t size)
+{
+    int count = BN_bn2lebinpad(br, bytes, (int)size);
+    if (count < 0)
+        return 0;
+    mpz_import(r, (size_t)count, -1, 1, 0, 0, bytes);
+    return 1;
+}
+
+int bench_openssl_powm(mpz_t r, const mpz_t b, const mpz_t e, const mpz_t m, int consttime)
+{
+    if (!ready())
+        return -1;
     size_t most = mpz_sizeinbase(b, 256);
     if (mpz_sizeinbase(e, 256) > most)
         most = mpz_sizeinbase(e, 256);
@@ -48,12 +65,27 @@ int bench_openssl_powm(mpz_t r, const mpz_t b, const mpz_t e, const mpz_t m, int
     if (ok)
         ok = consttime ? BN_mod_exp_mont_consttime(br, bb, be, bm, ctx, NULL)
                        : BN_mod_exp_mont(br, bb, be, bm, ctx, NULL);
-    if (ok) {
-        int count = BN_bn2lebinpad(br, bytes, (int)most);
-        ok = count >= 0;
-        if (ok)
-            mpz_import(r, (size_t)count, -1, 1, 0, 0, bytes);
-    }
+    if (ok)
+        ok = from_bn(r, bytes, most);
+    free(bytes);
+    return ok ? 0 : -1;
+}
+
+int bench_openssl_invert(mpz_t r, const mpz_t a, const mpz_t m)
+{
+    if (!ready())
+        return -1;
+    size_t most = mpz_sizeinbase(m, 256);
+    if (mpz_sizeinbase(a, 256) > most)
+        most = mpz_sizeinbase(a, 256);
+    unsigned char *bytes = malloc(most + 8);
+    if (bytes == NULL)
+        return -1;
+    int ok = to_bn(bb, a, bytes) && to_bn(bm, m, bytes);
+    if (ok)
+        ok = BN_mod_inverse(br, bb, bm, ctx) != NULL;
+    if (ok)
+        ok = from_bn(r, bytes, most);
     free(bytes);
     return ok ? 0 : -1;
 }
@@ -66,6 +98,12 @@ const char *bench_openssl_version(void)
 int bench_openssl_powm(mpz_t r, const mpz_t b, const mpz_t e, const mpz_t m, int consttime)
 {
     (void)r, (void)b, (void)e, (void)m, (void)consttime;
+    return -1;
+}
+
+int bench_openssl_invert(mpz_t r, const mpz_t a, const mpz_t m)
+{
+    (void)r, (void)a, (void)m;
     return -1;
 }
 #endif

@@ -1,6 +1,6 @@
 /*
  * rawgmp_openssl.h - OpenSSL's exponentiations on rawgmp's inputs, the
- * anchor the benchmark measures every engine against.  Built with
+ * anchor the benchmark measures every engine against, and its inverse.  Built with
  * -DJBIGI_BENCH_OPENSSL and libcrypto where libssl-dev is installed (the
  * benchmark only: the library never links OpenSSL); without it the
  * functions say OpenSSL is not there.
@@ -20,5 +20,11 @@ const char *bench_openssl_version(void);
  * OpenSSL failed or is not there.
  */
 int bench_openssl_powm(mpz_t r, const mpz_t b, const mpz_t e, const mpz_t m, int consttime);
+
+/*
+ * r = a^-1 mod m by BN_mod_inverse, for 0 <= a < m; returns 0, or -1 when
+ * a is not invertible, OpenSSL failed or is not there.
+ */
+int bench_openssl_invert(mpz_t r, const mpz_t a, const mpz_t m);
 
 #endif

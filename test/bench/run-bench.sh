@@ -5,8 +5,9 @@
 # Called by `make bench`, which passes the tools in the environment: JAVA,
 # JAVAC, CC, CFLAGS (with GMP's -I), GMP_LIBS (the GMP the library was linked
 # with, so the raw C figures are of the same GMP).  Arguments go to Bench:
-# --quick, --sizes 256,2048, --ops modPow,modInverse,i2p,fixedBase,wipe, --samples N,
-# --sample-ms N.  JBIGI_LIB_DIR=dir benchmarks dir/libjbigi.so instead.
+# --quick, --sizes 256,2048, --ops modPow,modInverse,i2p,fixedBase,wipe,short,small,
+# --samples N, --sample-ms N.  --ops small alone: the section small only
+# (BenchSmall.java; build/bench/small.csv), about a minute.  JBIGI_LIB_DIR=dir benchmarks dir/libjbigi.so instead.
 set -u
 cd "$(dirname "$0")/../.."
 out=build/bench
@@ -62,6 +63,8 @@ $JAVA -Xms512m -Xmx512m -Djava.library.path="$lib" -cp "build/classes:$out/class
 status=$?
 [ "$status" -eq 0 ] || exit "$status"
 
+# The section small alone writes no chart data.
+case " $* " in *" --ops small "*) exit 0 ;; esac
 if command -v gnuplot >/dev/null 2>&1; then
     # A run of a few sizes or operations leaves lines of the chart empty:
     # gnuplot's warnings about those say nothing, the rest are shown.
