@@ -12,8 +12,9 @@
  *
  * Values in the domain are arrays of elem_limbs limbs (an engine may pack
  * other digits into them: the driver only copies, selects and hands them
- * back).  The driver's tables come from the engine's allocator, which
- * gives zeroed, suitably aligned arrays and wipes them when freed.
+ * back).  The driver's tables come from its caller's stack when small
+ * (jbigi_driver_take), else from the engine's allocator, which gives
+ * zeroed, suitably aligned arrays and wipes them when freed.
  */
 #ifndef JBIGI_POWM_DRIVER_H
 #define JBIGI_POWM_DRIVER_H
@@ -23,6 +24,7 @@
 #include <gmp.h>
 
 #include "support/opaque.h"
+#include "platform/platform.h"
 
 typedef struct {
     /* Limbs of one value in the domain. */
@@ -76,6 +78,49 @@ static inline unsigned jbigi_ct_window_width(size_t bits)
 }
 
 #define JBIGI_DRIVER_INLINE static inline __attribute__((always_inline))
+
+/*
+ * A driver's working values (its table, accumulator and temporaries) come
+ * from the caller's stack when they fit in JBIGI_DRIVER_STACK_BYTES, else
+ * from the engine's allocator.  For the short moduli of a single call (four
+ * to eight limbs) an allocation, its zeroing and its free cost as much as
+ * the rest of the setup.  On the stack they are zeroed first and wiped
+ * after, as the engines' allocators do, and aligned to 64 bytes, with the
+ * size rounded up to 64 bytes (the AVX-512 engine's vectors).
+ * doc/measurements.md: "A call's setup at four limbs without the heap (AMD EPYC Zen 4, 2026-12-07)"
+ */
+#define JBIGI_DRIVER_STACK_BYTES 4096
+
+typedef struct {
+    _Alignas(64) mp_limb_t limbs[JBIGI_DRIVER_STACK_BYTES / sizeof(mp_limb_t)];
+} jbigi_driver_stack;
+
+static inline size_t jbigi_driver_bytes(const jbigi_mont_ops *ops, const void *ctx, size_t count)
+{
+    return (count * ops->elem_limbs(ctx) * sizeof(mp_limb_t) + 63) & ~(size_t)63;
+}
+
+/* count zeroed values, on the stack when they fit, else from ops->alloc (NULL
+ * when memory ran out).  Which one depends on sizes alone. */
+static inline mp_limb_t *jbigi_driver_take(const jbigi_mont_ops *ops, const void *ctx, jbigi_driver_stack *stack,
+                                           size_t count)
+{
+    const size_t bytes = jbigi_driver_bytes(ops, ctx, count);
+    if (bytes > sizeof stack->limbs)
+        return ops->alloc(ctx, count);
+    memset(stack->limbs, 0, bytes);
+    return stack->limbs;
+}
+
+/* Gives back what jbigi_driver_take gave, wiped. */
+static inline void jbigi_driver_give(const jbigi_mont_ops *ops, const void *ctx, jbigi_driver_stack *stack,
+                                     mp_limb_t *mem, size_t count)
+{
+    if (mem == stack->limbs)
+        jbigi_secure_zero(mem, jbigi_driver_bytes(ops, ctx, count));
+    else
+        ops->release(ctx, mem, count);
+}
 
 /* Leading zero bits of a non-zero limb.  Not __builtin_clzl: long is 32
  * bits on Windows (LLP64) while a limb is 64. */
@@ -135,7 +180,8 @@ static inline int jbigi_is_two(const mp_limb_t *b, size_t n)
 JBIGI_DRIVER_INLINE int jbigi_drive_base2(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
                                           const mp_limb_t *e, mp_size_t en, size_t fixed_bits)
 {
-    mp_limb_t *acc = ops->alloc(ctx, 1);
+    jbigi_driver_stack stack;
+    mp_limb_t *acc = jbigi_driver_take(ops, ctx, &stack, 1);
     if (acc == NULL)
         return JBIGI_DRIVER_NO_MEMORY;
     ops->one(ctx, acc);
@@ -154,7 +200,99 @@ JBIGI_DRIVER_INLINE int jbigi_drive_base2(const jbigi_mont_ops *ops, const void 
         }
     }
     ops->from_mont(ctx, x, acc);
-    ops->release(ctx, acc, 1);
+    jbigi_driver_give(ops, ctx, &stack, acc, 1);
+    return JBIGI_DRIVER_OK;
+}
+
+/*
+ * Exponents that open with a long run of ones: e = (2^k - 1) 2^s + c, c
+ * below 2^s.  Such are the powers of a prime's own form, which a public
+ * exponent often has: Fermat's inverse p - 2, the square roots (p + 3) / 8
+ * and (p - 1) / 4 and the Legendre exponent (p - 1) / 2 under 2^255 - 19,
+ * each a run of 250 or more ones and a few low bits.  b^(2^k - 1) then
+ * takes k - 1 squarings and about 2 log2(k) products by the chain
+ * x_2a = x_a^(2^a) x_a, x_(a+1) = x_a^2 b (x_a = b^(2^a - 1)), against the
+ * sliding window's table and a product per window; the s low bits follow
+ * bit by bit.
+ */
+
+/* The length k of the run of ones from e's top bit (e has ebits bits, its
+ * top one set), read a limb at a time. */
+static inline size_t jbigi_top_ones(const mp_limb_t *e, size_t ebits)
+{
+    size_t limb = (ebits - 1) / GMP_NUMB_BITS, width = ebits - limb * GMP_NUMB_BITS, k = 0;
+    mp_limb_t v = e[limb] << (GMP_NUMB_BITS - width); /* the top limb's bits, aligned at the top */
+    for (;;) {
+        const mp_limb_t zeros = ~v;
+        const size_t ones = zeros == 0 ? GMP_NUMB_BITS : jbigi_limb_clz(zeros);
+        if (ones < width)
+            return k + ones;
+        k += width;
+        if (limb == 0)
+            return k;
+        v = e[--limb];
+        width = GMP_NUMB_BITS;
+    }
+}
+
+/* Products of the chain for 2^k - 1 and the low bits' set ones, when that
+ * is fewer than the sliding window's (about ebits / (w + 1) and its table's
+ * 2^(w-1)); 0 when the window is cheaper.  Squarings are about ebits
+ * either way. */
+static inline size_t jbigi_ones_run_products(const mp_limb_t *e, size_t ebits, size_t k)
+{
+    if (k < 32)
+        return 0;
+    size_t products = 0;
+    for (size_t a = k; a > 1; a >>= 1)
+        products += 1 + (a & 1);
+    const size_t s = ebits - k;
+    for (size_t i = 0; i < s; i += GMP_NUMB_BITS) {
+        mp_limb_t v = e[i / GMP_NUMB_BITS];
+        if (s - i < GMP_NUMB_BITS)
+            v &= ((mp_limb_t)1 << (s - i)) - 1;
+        products += (size_t)__builtin_popcountll((unsigned long long)v);
+    }
+    const int w = jbigi_window_width(ebits);
+    return products < ebits / (size_t)(w + 1) + ((size_t)1 << (w - 1)) ? products : 0;
+}
+
+/* x = b^e mod m for e = (2^k - 1) 2^(ebits - k) + c as above, variable time.
+ * b: n limbs, < m; x may alias b.  Returns a JBIGI_DRIVER_* code. */
+JBIGI_DRIVER_INLINE int jbigi_drive_ones_run(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *x,
+                                             const mp_limb_t *b, const mp_limb_t *e, size_t ebits, size_t k)
+{
+    const size_t limbs = ops->elem_limbs(ctx);
+    jbigi_driver_stack stack;
+    mp_limb_t *mem = jbigi_driver_take(ops, ctx, &stack, 3);
+    if (mem == NULL)
+        return JBIGI_DRIVER_NO_MEMORY;
+    mp_limb_t *base = mem, *acc = mem + limbs, *t = acc + limbs;
+    ops->to_mont(ctx, base, b);
+    memcpy(acc, base, limbs * sizeof(mp_limb_t)); /* x_1 = b */
+    unsigned top = 0;
+    while ((k >> top) > 1)
+        top++;
+    size_t a = 1;
+    for (unsigned j = top; j-- > 0;) {
+        ops->sqr(ctx, t, acc); /* x_2a = x_a^(2^a) x_a */
+        for (size_t i = 1; i < a; i++)
+            ops->sqr(ctx, t, t);
+        ops->mul(ctx, acc, t, acc);
+        a *= 2;
+        if ((k >> j) & 1) { /* x_(a+1) = x_a^2 b */
+            ops->sqr(ctx, acc, acc);
+            ops->mul(ctx, acc, acc, base);
+            a++;
+        }
+    }
+    for (size_t i = ebits - k; i-- > 0;) {
+        ops->sqr(ctx, acc, acc);
+        if (jbigi_exponent_bit(e, i))
+            ops->mul(ctx, acc, acc, base);
+    }
+    ops->from_mont(ctx, x, acc);
+    jbigi_driver_give(ops, ctx, &stack, mem, 3);
     return JBIGI_DRIVER_OK;
 }
 
@@ -168,9 +306,13 @@ JBIGI_DRIVER_INLINE int jbigi_drive_window(const jbigi_mont_ops *ops, const void
                                            const mp_limb_t *b, const mp_limb_t *e, mp_size_t en)
 {
     const size_t ebits = (size_t)en * GMP_NUMB_BITS - (size_t)jbigi_limb_clz(e[en - 1]);
+    const size_t k = jbigi_top_ones(e, ebits);
+    if (jbigi_ones_run_products(e, ebits, k) > 0)
+        return jbigi_drive_ones_run(ops, ctx, x, b, e, ebits, k);
     const int w = jbigi_window_width(ebits);
     const size_t entries = (size_t)1 << (w - 1), limbs = ops->elem_limbs(ctx);
-    mp_limb_t *mem = ops->alloc(ctx, entries + 2);
+    jbigi_driver_stack stack;
+    mp_limb_t *mem = jbigi_driver_take(ops, ctx, &stack, entries + 2);
     if (mem == NULL)
         return JBIGI_DRIVER_NO_MEMORY;
     mp_limb_t *table = mem, *acc = mem + entries * limbs, *b2 = acc + limbs;
@@ -207,7 +349,7 @@ JBIGI_DRIVER_INLINE int jbigi_drive_window(const jbigi_mont_ops *ops, const void
         i = low;
     }
     ops->from_mont(ctx, x, acc);
-    ops->release(ctx, mem, entries + 2);
+    jbigi_driver_give(ops, ctx, &stack, mem, entries + 2);
     return JBIGI_DRIVER_OK;
 }
 
@@ -286,7 +428,8 @@ JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, cons
     const mp_size_t en = (mp_size_t)((bits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
     const unsigned w = jbigi_ct_window_width(bits);
     const size_t entries = (size_t)1 << w;
-    mp_limb_t *mem = ops->alloc(ctx, entries + 2);
+    jbigi_driver_stack stack;
+    mp_limb_t *mem = jbigi_driver_take(ops, ctx, &stack, entries + 2);
     if (mem == NULL)
         return JBIGI_DRIVER_NO_MEMORY;
     mp_limb_t *table = mem, *acc = mem + entries * limbs, *t = acc + limbs;
@@ -322,7 +465,7 @@ JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, cons
     }
 #undef JBIGI_SELECT
     ops->from_mont(ctx, x, acc);
-    ops->release(ctx, mem, entries + 2);
+    jbigi_driver_give(ops, ctx, &stack, mem, entries + 2);
     return JBIGI_DRIVER_OK;
 }
 

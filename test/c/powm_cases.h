@@ -95,6 +95,24 @@ static inline void edge_moduli(mp_size_t n, mp_limb_t (*out)[MAXN], int *count)
     *count = c;
 }
 
+/* e (en limbs) = (2^k - 1) 2^s + c, c random below 2^s: a run of k ones
+ * on top, the drivers' chain for such exponents (powm_driver.h), k from 1
+ * to the whole width, s mostly a few bits (the form of a prime's own
+ * powers), sometimes up to half the width (where the chain stops paying). */
+static inline void ones_run_exponent(mp_limb_t *e, mp_size_t en)
+{
+    const size_t bits = (size_t)en * GMP_NUMB_BITS - (size_t)(rng_next() % GMP_NUMB_BITS);
+    const size_t s = rng_next() % 4 != 0 ? (size_t)(rng_next() % 24) % bits : (size_t)(rng_next() % (bits / 2 + 1));
+    random_limbs(e, en);
+    for (size_t i = s; i < (size_t)en * GMP_NUMB_BITS; i++) {
+        const mp_limb_t bit = (mp_limb_t)1 << (i % GMP_NUMB_BITS);
+        if (i < bits)
+            e[i / GMP_NUMB_BITS] |= bit;
+        else
+            e[i / GMP_NUMB_BITS] &= ~bit;
+    }
+}
+
 /* An engine's two exponentiations, as the comparison below calls them. */
 typedef int (*engine_powm_fn)(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size_t en,
                               const mp_limb_t *m, mp_size_t n);

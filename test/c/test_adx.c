@@ -86,7 +86,9 @@ static void check_random(mp_size_t n, long cases, long long_cases, long ct_cases
         random_limbs(e, en);
         if (rng_next() % 2)
             e[en - 1] >>= rng_next() % 64;
-        check_case("random", b, e, en, m, n, c < ct_cases);
+        if (c % 8 == 3) /* a run of ones on top (powm_cases.h) */
+            ones_run_exponent(e, en);
+        check_case(c % 8 == 3 ? "ones run" : "random", b, e, en, m, n, c < ct_cases);
     }
 }
 

@@ -89,6 +89,7 @@ typedef struct {
     mp_limb_t *mem;    /* the one allocation behind the arrays */
     mp_limb_t mk4[6];  /* N = 4: m, k0, k1 (adx_mont4.c) */
     size_t mem_limbs;
+    int mem_is_callers; /* mem is the caller's buffer (jbigi_adx_ctx_init_in): wiped, not freed */
 } jbigi_adx_ctx;
 
 /* Flags of jbigi_adx_ctx_init. */
@@ -107,6 +108,17 @@ typedef struct {
  */
 int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags);
 void jbigi_adx_ctx_clear(jbigi_adx_ctx *ctx);
+
+/*
+ * The same, with the arrays in the caller's buffer of buffer_limbs limbs
+ * when they fit (else allocated as above); the buffer must outlive the
+ * context.  An exponentiation of one call keeps its context on its own
+ * stack: at four limbs an allocation and its free cost as much as the
+ * rest of the setup.  JBIGI_ADX_CTX_STACK_LIMBS covers N = 4 and 8.
+ */
+#define JBIGI_ADX_CTX_STACK_LIMBS 256
+int jbigi_adx_ctx_init_in(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags, mp_limb_t *buffer,
+                          size_t buffer_limbs);
 
 /* r = a R mod m for a (n limbs) < m; r has N limbs. */
 void jbigi_adx_to_mont(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a);

@@ -464,6 +464,17 @@ void jbigi_adx_double_if(const jbigi_adx_ctx *ctx, mp_limb_t *a, mp_limb_t bit)
 
 int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags)
 {
+    return jbigi_adx_ctx_init_in(ctx, m, n, flags, NULL, 0);
+}
+
+#if ADX_CODE
+/* The plain 1, four limbs: a Montgomery product by it divides by R. */
+static const mp_limb_t plain_one4[4] = {1, 0, 0, 0};
+#endif
+
+int jbigi_adx_ctx_init_in(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags, mp_limb_t *buffer,
+                          size_t buffer_limbs)
+{
     const mp_size_t N = (n + 3) & ~(mp_size_t)3;
     const int secret = (flags & JBIGI_ADX_SECRET) && !(flags & JBIGI_ADX_PUBLIC_MODULUS);
     memset(ctx, 0, sizeof *ctx);
@@ -484,9 +495,15 @@ int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int 
      * division's scratch (or quotient). */
     const mp_size_t div_scratch = secret ? mpn_sec_div_r_itch(2 * N + 1, n) : 2 * N + 2 - n;
     ctx->mem_limbs = 3 * (size_t)N + JBIGI_ADX_WORK_LIMBS(N) + 2 * (size_t)N + 1 + (size_t)div_scratch;
-    ctx->mem = calloc(ctx->mem_limbs, sizeof(mp_limb_t));
-    if (ctx->mem == NULL)
-        return -1;
+    if (buffer != NULL && ctx->mem_limbs <= buffer_limbs) {
+        ctx->mem = buffer;
+        ctx->mem_is_callers = 1;
+        memset(ctx->mem, 0, ctx->mem_limbs * sizeof(mp_limb_t));
+    } else {
+        ctx->mem = calloc(ctx->mem_limbs, sizeof(mp_limb_t));
+        if (ctx->mem == NULL)
+            return -1;
+    }
     ctx->m = ctx->mem;
     ctx->rr = ctx->m + N;
     ctx->one = ctx->rr + N;
@@ -501,11 +518,15 @@ int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int 
         mpn_tdiv_qr(scratch, power, 0, power, 2 * N + 1, m, n);
     }
     mpn_copyi(ctx->rr, power, n);
-    /* R mod m: R^2 reduced once (R^2 / R). */
-    mpn_zero(power, 2 * N + 1);
-    mpn_copyi(power, ctx->rr, N);
+    /* R mod m: R^2 reduced once (R^2 / R), at four limbs by the kernel. */
 #if ADX_CODE
-    jbigi_adx_redc(ctx, ctx->one, power);
+    if (N == 4) {
+        jbigi_adx_mul4(ctx->one, ctx->rr, plain_one4, ctx->mk4);
+    } else {
+        mpn_zero(power, 2 * N + 1);
+        mpn_copyi(power, ctx->rr, N);
+        jbigi_adx_redc(ctx, ctx->one, power);
+    }
 #endif
     jbigi_secure_zero(power, sizeof(mp_limb_t) * (2 * (size_t)N + 1 + (size_t)div_scratch));
     return 0;
@@ -515,7 +536,8 @@ void jbigi_adx_ctx_clear(jbigi_adx_ctx *ctx)
 {
     if (ctx->mem != NULL) {
         jbigi_secure_zero(ctx->mem, ctx->mem_limbs * sizeof(mp_limb_t));
-        free(ctx->mem);
+        if (!ctx->mem_is_callers)
+            free(ctx->mem);
     }
     memset(ctx, 0, sizeof *ctx);
 }
@@ -533,6 +555,14 @@ void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t
 {
     mp_limb_t u[2 * JBIGI_ADX_MAX_LIMBS], r[JBIGI_ADX_MAX_LIMBS];
     const mp_size_t N = ctx->N;
+#if ADX_CODE
+    if (N == 4) { /* a / R: the kernel's product by 1 (constant time in every context) */
+        jbigi_adx_mul4(r, a, plain_one4, ctx->mk4);
+        mpn_copyi(x, r, ctx->n);
+        jbigi_secure_zero(r, sizeof(mp_limb_t) * 4);
+        return;
+    }
+#endif
     mpn_copyi(u, a, N);
     mpn_zero(u + N, N);
     jbigi_adx_redc(ctx, r, u);

@@ -119,7 +119,8 @@ int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size
         return 0;
     }
     jbigi_adx_ctx ctx;
-    if (jbigi_adx_ctx_init(&ctx, m, n, 0) != 0)
+    mp_limb_t ctx_mem[JBIGI_ADX_CTX_STACK_LIMBS];
+    if (jbigi_adx_ctx_init_in(&ctx, m, n, 0, ctx_mem, JBIGI_ADX_CTX_STACK_LIMBS) != 0)
         return JBIGI_ADX_NO_MEMORY;
     const jbigi_mont_ops *ops = ctx.N == 4 ? &adx4_mont_ops : &jbigi_adx_mont_ops;
     int rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(ops, &ctx, r, e, en, 0)
@@ -134,7 +135,8 @@ int jbigi_adx_powm_sec_bits(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e
     if (!supported(n) || ebits < 1)
         return JBIGI_ADX_UNSUPPORTED;
     jbigi_adx_ctx ctx;
-    if (jbigi_adx_ctx_init(&ctx, m, n, JBIGI_ADX_SECRET) != 0)
+    mp_limb_t ctx_mem[JBIGI_ADX_CTX_STACK_LIMBS];
+    if (jbigi_adx_ctx_init_in(&ctx, m, n, JBIGI_ADX_SECRET, ctx_mem, JBIGI_ADX_CTX_STACK_LIMBS) != 0)
         return JBIGI_ADX_NO_MEMORY;
     const jbigi_mont_ops *ops = ctx.N == 4 ? &adx4_mont_ops : &jbigi_adx_mont_ops;
     const mp_size_t en = (mp_size_t)((ebits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
