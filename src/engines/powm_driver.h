@@ -41,6 +41,10 @@ typedef struct {
     /* Products in the domain; r may alias a or b. */
     void (*mul)(const void *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b);
     void (*sqr)(const void *ctx, mp_limb_t *r, const mp_limb_t *a);
+    /* count >= 1 squarings in a row, r = a squared count times (r may
+     * alias a); NULL for the driver's loop over sqr.  An engine gives one
+     * where a call per squaring costs it (a short modulus' kernel). */
+    void (*sqr_times)(const void *ctx, mp_limb_t *r, const mp_limb_t *a, size_t count);
     /* r = table[index] of count values from alloc, count being the
      * constant-time window's 16 or 32 entries, reading every entry the same
      * way whatever index is; NULL for the driver's own. */
@@ -78,6 +82,24 @@ static inline unsigned jbigi_ct_window_width(size_t bits)
 }
 
 #define JBIGI_DRIVER_INLINE static inline __attribute__((always_inline))
+
+/* r = a squared count times in the domain, count >= 0 (r = a for 0). */
+JBIGI_DRIVER_INLINE void jbigi_drive_squarings(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *r,
+                                               const mp_limb_t *a, size_t count)
+{
+    if (count == 0) {
+        if (r != a)
+            memcpy(r, a, ops->elem_limbs(ctx) * sizeof(mp_limb_t));
+        return;
+    }
+    if (ops->sqr_times != NULL) {
+        ops->sqr_times(ctx, r, a, count);
+        return;
+    }
+    ops->sqr(ctx, r, a);
+    while (--count > 0)
+        ops->sqr(ctx, r, r);
+}
 
 /*
  * A driver's working values (its table, accumulator and temporaries) come
@@ -275,9 +297,7 @@ JBIGI_DRIVER_INLINE int jbigi_drive_ones_run(const jbigi_mont_ops *ops, const vo
         top++;
     size_t a = 1;
     for (unsigned j = top; j-- > 0;) {
-        ops->sqr(ctx, t, acc); /* x_2a = x_a^(2^a) x_a */
-        for (size_t i = 1; i < a; i++)
-            ops->sqr(ctx, t, t);
+        jbigi_drive_squarings(ops, ctx, t, acc, a); /* x_2a = x_a^(2^a) x_a */
         ops->mul(ctx, acc, t, acc);
         a *= 2;
         if ((k >> j) & 1) { /* x_(a+1) = x_a^2 b */
@@ -286,11 +306,16 @@ JBIGI_DRIVER_INLINE int jbigi_drive_ones_run(const jbigi_mont_ops *ops, const vo
             a++;
         }
     }
+    size_t owed = 0; /* squarings not yet made */
     for (size_t i = ebits - k; i-- > 0;) {
-        ops->sqr(ctx, acc, acc);
-        if (jbigi_exponent_bit(e, i))
+        owed++;
+        if (jbigi_exponent_bit(e, i)) {
+            jbigi_drive_squarings(ops, ctx, acc, acc, owed);
             ops->mul(ctx, acc, acc, base);
+            owed = 0;
+        }
     }
+    jbigi_drive_squarings(ops, ctx, acc, acc, owed);
     ops->from_mont(ctx, x, acc);
     jbigi_driver_give(ops, ctx, &stack, mem, 3);
     return JBIGI_DRIVER_OK;
@@ -324,10 +349,11 @@ JBIGI_DRIVER_INLINE int jbigi_drive_window(const jbigi_mont_ops *ops, const void
             ops->mul(ctx, table + j * limbs, table + (j - 1) * limbs, b2);
     }
     int started = 0;
+    size_t owed = 0;  /* squarings not yet made: zero bits, then a window's */
     size_t i = ebits; /* bits i-1 .. 0 remain */
     while (i > 0) {
         if (!jbigi_exponent_bit(e, i - 1)) {
-            ops->sqr(ctx, acc, acc); /* started: the top bit is set */
+            owed++; /* started: the top bit is set */
             i--;
             continue;
         }
@@ -335,19 +361,20 @@ JBIGI_DRIVER_INLINE int jbigi_drive_window(const jbigi_mont_ops *ops, const void
         while (!jbigi_exponent_bit(e, low))
             low++;
         size_t value = 0;
-        for (size_t k = i; k-- > low;)
-            value = value << 1 | (size_t)jbigi_exponent_bit(e, k);
+        for (size_t j = i; j-- > low;)
+            value = value << 1 | (size_t)jbigi_exponent_bit(e, j);
         const mp_limb_t *entry = table + (value >> 1) * limbs;
         if (started) {
-            for (size_t k = low; k < i; k++)
-                ops->sqr(ctx, acc, acc);
+            jbigi_drive_squarings(ops, ctx, acc, acc, owed + (i - low));
             ops->mul(ctx, acc, acc, entry);
         } else {
             memcpy(acc, entry, limbs * sizeof(mp_limb_t));
             started = 1;
         }
+        owed = 0;
         i = low;
     }
+    jbigi_drive_squarings(ops, ctx, acc, acc, owed);
     ops->from_mont(ctx, x, acc);
     jbigi_driver_give(ops, ctx, &stack, mem, entries + 2);
     return JBIGI_DRIVER_OK;
@@ -458,8 +485,7 @@ JBIGI_DRIVER_INLINE int jbigi_drive_fixed_window(const jbigi_mont_ops *ops, cons
     JBIGI_SELECT(acc, jbigi_window_bits(e, en, pos, w));
     while (pos > 0) {
         pos -= w;
-        for (unsigned k = 0; k < w; k++)
-            ops->sqr(ctx, acc, acc);
+        jbigi_drive_squarings(ops, ctx, acc, acc, w);
         JBIGI_SELECT(t, jbigi_window_bits(e, en, pos, w));
         ops->mul(ctx, acc, acc, t);
     }

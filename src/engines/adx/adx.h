@@ -84,7 +84,7 @@ typedef struct {
     int secret;        /* products take the side-channel-silent forms */
     mp_limb_t *m;      /* the modulus, N limbs */
     mp_limb_t *rr;     /* R^2 mod m, N limbs */
-    mp_limb_t *one;    /* R mod m, N limbs: 1 in the domain */
+    mp_limb_t *one;    /* R mod m, N limbs: 1 in the domain (N > 4; jbigi_adx_one) */
     mp_limb_t *work;   /* the products' scratch, JBIGI_ADX_WORK_LIMBS(N) */
     mp_limb_t *mem;    /* the one allocation behind the arrays */
     mp_limb_t mk4[6];  /* N = 4: m, k0, k1 (adx_mont4.c) */
@@ -122,6 +122,8 @@ int jbigi_adx_ctx_init_in(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, i
 
 /* r = a R mod m for a (n limbs) < m; r has N limbs. */
 void jbigi_adx_to_mont(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a);
+/* r (N limbs) = R mod m, 1 in the domain. */
+void jbigi_adx_one(const jbigi_adx_ctx *ctx, mp_limb_t *r);
 /* x (n limbs) = a / R mod m for a in [0, m). */
 void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t *a);
 
@@ -183,6 +185,9 @@ void jbigi_adx_redc(const jbigi_adx_ctx *ctx, mp_limb_t *r, mp_limb_t *u);
  */
 void jbigi_adx_mul4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, const mp_limb_t *mk) JBIGI_ASM_CALL;
 void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk) JBIGI_ASM_CALL;
+/* count >= 1 squarings: r = a^(2^count) / R^(2^count - 1) mod m, in one
+ * call (the drivers' runs of squarings), constant time for a given count. */
+void jbigi_adx_sqr4_times(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk, size_t count) JBIGI_ASM_CALL;
 
 /* The engine's select_any (adx_select.c): r = table[index] of count
  * values of N limbs at any address, every entry read in full. */

@@ -518,11 +518,10 @@ int jbigi_adx_ctx_init_in(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, i
         mpn_tdiv_qr(scratch, power, 0, power, 2 * N + 1, m, n);
     }
     mpn_copyi(ctx->rr, power, n);
-    /* R mod m: R^2 reduced once (R^2 / R), at four limbs by the kernel. */
+    /* R mod m: R^2 reduced once (R^2 / R); at four limbs made when asked
+     * (jbigi_adx_one), which the sliding window never does. */
 #if ADX_CODE
-    if (N == 4) {
-        jbigi_adx_mul4(ctx->one, ctx->rr, plain_one4, ctx->mk4);
-    } else {
+    if (N != 4) {
         mpn_zero(power, 2 * N + 1);
         mpn_copyi(power, ctx->rr, N);
         jbigi_adx_redc(ctx, ctx->one, power);
@@ -549,6 +548,17 @@ void jbigi_adx_to_mont(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *
     mpn_copyi(padded, a, ctx->n);
     jbigi_adx_mul(ctx, r, padded, ctx->rr);
     jbigi_secure_zero(padded, sizeof(mp_limb_t) * (size_t)ctx->N);
+}
+
+void jbigi_adx_one(const jbigi_adx_ctx *ctx, mp_limb_t *r)
+{
+#if ADX_CODE
+    if (ctx->N == 4) {
+        jbigi_adx_mul4(r, ctx->rr, plain_one4, ctx->mk4);
+        return;
+    }
+#endif
+    mpn_copyi(r, ctx->one, ctx->N);
 }
 
 void jbigi_adx_from_mont(const jbigi_adx_ctx *ctx, mp_limb_t *x, const mp_limb_t *a)

@@ -133,41 +133,10 @@ __asm__(
     "  mov %rbp, 24(%rdi)\n"
     ".endm\n"
 
-    /* jbigi_adx_mul4(r = rdi, a = rsi, b = rdx, mk = rcx): T = a b, a row
-     * per limb of b. */
-    ".p2align 5\n"
-    JBIGI_ASM_FUNCTION(jbigi_adx_mul4)
-    JBIGI_ASM_PROC(jbigi_adx_mul4)
-    "  JBIGI_ADX4_ENTER\n"
-    "  mov %rcx, %r8\n"
-    "  mov %rdx, %r9\n"
-    "  mov (%r9), %rdx\n"
-    "  mulx (%rsi), %r10, %r11\n"
-    "  mulx 8(%rsi), %rax, %r12\n"
-    "  mulx 16(%rsi), %rcx, %r13\n"
-    "  add %rax, %r11\n"
-    "  adc %rcx, %r12\n"
-    "  mulx 24(%rsi), %rax, %r14\n"
-    "  adc %rax, %r13\n"
-    "  adc $0, %r14\n"
-    "  mov 8(%r9), %rdx\n"
-    "  JBIGI_ADX4_ROW %rsi, %r11, %r12, %r13, %r14, %r15, 0\n"
-    "  mov 16(%r9), %rdx\n"
-    "  JBIGI_ADX4_ROW %rsi, %r12, %r13, %r14, %r15, %rbx, 0\n"
-    "  mov 24(%r9), %rdx\n"
-    "  JBIGI_ADX4_ROW %rsi, %r13, %r14, %r15, %rbx, %rbp, 0\n"
-    "  JBIGI_ADX4_REDUCE\n"
-    "  JBIGI_ADX4_LEAVE\n"
-    JBIGI_ASM_FUNCTION_END(jbigi_adx_mul4)
-
-    /* jbigi_adx_sqr4(r = rdi, a = rsi, mk = rdx): T = a a, the six cross
-     * products a_i a_j (i < j) once, doubled, then the four squares a_i^2
-     * added at limb 2 i. */
-    ".p2align 5\n"
-    JBIGI_ASM_FUNCTION(jbigi_adx_sqr4)
-    JBIGI_ASM_PROC(jbigi_adx_sqr4)
-    "  JBIGI_ADX4_ENTER\n"
-    "  mov %rdx, %r8\n"
+    /* T (r10 .. r15, rbx, rbp) = a a for a at rsi: the six cross products
+     * a_i a_j (i < j) once, doubled, then the four squares a_i^2 added at
+     * limb 2 i. */
+    ".macro JBIGI_ADX4_SQR_PRODUCT\n"
     "  mov (%rsi), %rdx\n"
     "  mulx 8(%rsi), %r11, %r12\n"
     "  mulx 16(%rsi), %rax, %r13\n"
@@ -211,14 +180,87 @@ __asm__(
     "  mulx %rdx, %rax, %rcx\n"
     "  adc %rax, %rbx\n"
     "  adc %rcx, %rbp\n"
+    ".endm\n"
+
+    /* jbigi_adx_mul4(r = rdi, a = rsi, b = rdx, mk = rcx): T = a b, a row
+     * per limb of b. */
+    ".p2align 5\n"
+    JBIGI_ASM_FUNCTION(jbigi_adx_mul4)
+    JBIGI_ASM_PROC(jbigi_adx_mul4)
+    "  JBIGI_ADX4_ENTER\n"
+    "  mov %rcx, %r8\n"
+    "  mov %rdx, %r9\n"
+    "  mov (%r9), %rdx\n"
+    "  mulx (%rsi), %r10, %r11\n"
+    "  mulx 8(%rsi), %rax, %r12\n"
+    "  mulx 16(%rsi), %rcx, %r13\n"
+    "  add %rax, %r11\n"
+    "  adc %rcx, %r12\n"
+    "  mulx 24(%rsi), %rax, %r14\n"
+    "  adc %rax, %r13\n"
+    "  adc $0, %r14\n"
+    "  mov 8(%r9), %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r11, %r12, %r13, %r14, %r15, 0\n"
+    "  mov 16(%r9), %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r12, %r13, %r14, %r15, %rbx, 0\n"
+    "  mov 24(%r9), %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r13, %r14, %r15, %rbx, %rbp, 0\n"
+    "  JBIGI_ADX4_REDUCE\n"
+    "  JBIGI_ADX4_LEAVE\n"
+    JBIGI_ASM_FUNCTION_END(jbigi_adx_mul4)
+
+    /* jbigi_adx_sqr4(r = rdi, a = rsi, mk = rdx). */
+    ".p2align 5\n"
+    JBIGI_ASM_FUNCTION(jbigi_adx_sqr4)
+    JBIGI_ASM_PROC(jbigi_adx_sqr4)
+    "  JBIGI_ADX4_ENTER\n"
+    "  mov %rdx, %r8\n"
+    "  JBIGI_ADX4_SQR_PRODUCT\n"
     "  JBIGI_ADX4_REDUCE\n"
     "  JBIGI_ADX4_LEAVE\n"
     JBIGI_ASM_FUNCTION_END(jbigi_adx_sqr4)
+    /* jbigi_adx_sqr4_times(r = rdi, a = rsi, mk = rdx, count = rcx >= 1):
+     * count squarings in one frame, each result stored to r and read back
+     * as the next one's a; the count kept in a stack slot (every register
+     * is taken).  The frame: the six saved registers, the count's slot, the
+     * zero limb. */
+    ".p2align 5\n"
+    JBIGI_ASM_FUNCTION(jbigi_adx_sqr4_times)
+    JBIGI_ASM_PROC(jbigi_adx_sqr4_times)
+    JBIGI_ASM_PUSH(rbx, 16)
+    JBIGI_ASM_PUSH(rbp, 24)
+    JBIGI_ASM_PUSH(r12, 32)
+    JBIGI_ASM_PUSH(r13, 40)
+    JBIGI_ASM_PUSH(r14, 48)
+    JBIGI_ASM_PUSH(r15, 56)
+    JBIGI_ASM_PUSH_ZERO(64)
+    JBIGI_ASM_PUSH_ZERO(72)
+    JBIGI_ASM_END_PROLOGUE
+    "  mov %rdx, %r8\n"
+    "  mov %rcx, 8(%rsp)\n"
+    "1:\n"
+    "  JBIGI_ADX4_SQR_PRODUCT\n"
+    "  JBIGI_ADX4_REDUCE\n"
+    "  mov %rdi, %rsi\n"
+    "  decq 8(%rsp)\n"
+    "  jnz 1b\n"
+    JBIGI_ASM_POP_ZERO(64)
+    JBIGI_ASM_POP_ZERO(56)
+    JBIGI_ASM_POP(r15, 48)
+    JBIGI_ASM_POP(r14, 40)
+    JBIGI_ASM_POP(r13, 32)
+    JBIGI_ASM_POP(r12, 24)
+    JBIGI_ASM_POP(rbp, 16)
+    JBIGI_ASM_POP(rbx, 8)
+    "  ret\n"
+    JBIGI_ASM_ENDPROC
+    JBIGI_ASM_FUNCTION_END(jbigi_adx_sqr4_times)
     ".purgem JBIGI_ADX4_ENTER\n"
     ".purgem JBIGI_ADX4_LEAVE\n"
     ".purgem JBIGI_ADX4_ROW\n"
     ".purgem JBIGI_ADX4_PAIR\n"
     ".purgem JBIGI_ADX4_REDUCE\n"
+    ".purgem JBIGI_ADX4_SQR_PRODUCT\n"
     JBIGI_ASM_TEXT_END);
 
 #else /* not x86-64: the engine is never available, these are never reached */
@@ -232,6 +274,12 @@ void jbigi_adx_mul4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b, const 
 void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk)
 {
     (void)r, (void)a, (void)mk;
+    abort();
+}
+
+void jbigi_adx_sqr4_times(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk, size_t count)
+{
+    (void)r, (void)a, (void)mk, (void)count;
     abort();
 }
 

@@ -43,8 +43,7 @@ static void adx_from_mont(const void *ctx, mp_limb_t *x, const mp_limb_t *a)
 
 static void adx_one(const void *ctx, mp_limb_t *r)
 {
-    const jbigi_adx_ctx *c = ctx;
-    mpn_copyi(r, c->one, c->N);
+    jbigi_adx_one(ctx, r);
 }
 
 static void adx_mul(const void *ctx, mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *b)
@@ -87,6 +86,11 @@ static void adx4_sqr(const void *ctx, mp_limb_t *r, const mp_limb_t *a)
     jbigi_adx_sqr4(r, a, ((const jbigi_adx_ctx *)ctx)->mk4);
 }
 
+static void adx4_sqr_times(const void *ctx, mp_limb_t *r, const mp_limb_t *a, size_t count)
+{
+    jbigi_adx_sqr4_times(r, a, ((const jbigi_adx_ctx *)ctx)->mk4, count);
+}
+
 static const jbigi_mont_ops adx4_mont_ops = {
     .elem_limbs = adx_elem_limbs,
     .alloc = adx_alloc,
@@ -96,6 +100,7 @@ static const jbigi_mont_ops adx4_mont_ops = {
     .one = adx_one,
     .mul = adx4_mul,
     .sqr = adx4_sqr,
+    .sqr_times = adx4_sqr_times,
     .select = NULL,
     .select_any = jbigi_adx_select,
     .double_if = adx_double_if,
