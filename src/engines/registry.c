@@ -9,7 +9,7 @@
  *                     self-test passed; the one engine chosen by the
  *                     modulus' value (jbigi_engine_for_modulus)
  *   IFMA's sizes      avx512-ifma, where the CPU has it and its self-test
- *                     passed: from 576 bits (512 on AMD Zen 4) to 8192
+ *                     passed: from 576 bits (384 on AMD Zen 4) to 8192
  *   ADX's sizes       adx, where the CPU has BMI2 and ADX, its self-test
  *                     passed and IFMA did not take the size: 256 bits (four
  *                     limbs, all in registers); on AMD from 1024 bits at
@@ -60,12 +60,13 @@ static int p25519_takes(mp_size_t n)
     return n == 4;
 }
 
-/* IFMA from 9 limbs (576 bits), on AMD Zen 4 (cpu_facts.h) from 8 (512
+/* IFMA from 9 limbs (576 bits), on AMD Zen 4 (cpu_facts.h) from 6 (384
  * bits): below, GMP is as fast or faster.
- * doc/measurements.md: "The IFMA engine's first size, Intel and AMD Zen 4 (2026-12-02)" */
+ * doc/measurements.md: "The IFMA engine's first size, Intel and AMD Zen 4 (2026-12-02)"
+ * doc/measurements.md: "The IFMA engine from 384 bits on AMD Zen 4 (2026-12-07)" */
 static int ifma_takes(mp_size_t n)
 {
-    return n >= (jbigi_cpu().amd_zen4 ? 8 : 9);
+    return n >= (jbigi_cpu().amd_zen4 ? 6 : 9);
 }
 
 /* Tables in the IFMA format from 16 limbs (1024 bits). */

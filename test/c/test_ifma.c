@@ -293,8 +293,9 @@ static void check_switch(void)
         CHECK(!ifma_takes(JBIGI_IFMA_MAX_LIMBS + 1), "takes a size beyond the engine");
         CHECK(ifma_takes(32), "does not take 2048 bits");
         CHECK(ifma_takes(9), "does not take 576 bits");
-        CHECK(ifma_takes(8) == jbigi_cpu().amd_zen4, "takes 512 bits other than on Zen 4 only");
-        CHECK(!ifma_takes(7), "takes 448 bits");
+        for (mp_size_t n = 6; n <= 8; n++)
+            CHECK(ifma_takes(n) == jbigi_cpu().amd_zen4, "takes %ld limbs other than on Zen 4 only", (long)n);
+        CHECK(!ifma_takes(5), "takes 320 bits");
     }
 }
 
