@@ -90,6 +90,7 @@ typedef struct {
     mp_limb_t mk4[6];  /* N = 4: m, k0, k1 (adx_mont4.c) */
     size_t mem_limbs;
     int mem_is_callers; /* mem is the caller's buffer (jbigi_adx_ctx_init_in): wiped, not freed */
+    int divide_to_mont; /* JBIGI_ADX_DIVIDE_TO_MONT took: rr is not made */
 } jbigi_adx_ctx;
 
 /* Flags of jbigi_adx_ctx_init. */
@@ -98,6 +99,11 @@ typedef struct {
 /* With JBIGI_ADX_SECRET: the modulus is public after all (a fixed-base
  * table's), so R^2 mod m may come from the quicker division. */
 #define JBIGI_ADX_PUBLIC_MODULUS 2
+/* Public values, four limbs (N = 4): no R^2 mod m; to_mont divides a R by
+ * m instead.  A sliding window converts one value, so this makes its setup
+ * one division, as mpz_powm's is, instead of R^2's and a product, and no
+ * memory.  Such a context has no work area: no double_if. */
+#define JBIGI_ADX_DIVIDE_TO_MONT 4
 
 /*
  * Prepares ctx for m (n limbs, odd, top limb non-zero, 1 <= n <=

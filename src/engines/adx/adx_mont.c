@@ -467,10 +467,8 @@ int jbigi_adx_ctx_init(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int 
     return jbigi_adx_ctx_init_in(ctx, m, n, flags, NULL, 0);
 }
 
-#if ADX_CODE
 /* The plain 1, four limbs: a Montgomery product by it divides by R. */
 static const mp_limb_t plain_one4[4] = {1, 0, 0, 0};
-#endif
 
 int jbigi_adx_ctx_init_in(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, int flags, mp_limb_t *buffer,
                           size_t buffer_limbs)
@@ -489,6 +487,14 @@ int jbigi_adx_ctx_init_in(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, i
             ctx->mk4[i] = i < n ? m[i] : 0;
         ctx->mk4[4] = ctx->k0;
         ctx->mk4[5] = ctx->k1;
+    }
+#endif
+#if ADX_CODE
+    if ((flags & JBIGI_ADX_DIVIDE_TO_MONT) && N == 4 && !ctx->secret) {
+        /* Nothing to allocate: the kernels keep m in mk4, no R^2. */
+        ctx->divide_to_mont = 1;
+        ctx->m = ctx->mk4;
+        return 0;
     }
 #endif
     /* m, rr, one; and for R^2 mod m: 2 N + 1 limbs of 2^(128 N) and the
@@ -543,6 +549,13 @@ void jbigi_adx_ctx_clear(jbigi_adx_ctx *ctx)
 
 void jbigi_adx_to_mont(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
 {
+    if (ctx->divide_to_mont) { /* a R mod m by one division (public values, N = 4) */
+        mp_limb_t shifted[8] = {0}, q[8];
+        mpn_copyi(shifted + 4, a, ctx->n);
+        mpn_zero(r, 4);
+        mpn_tdiv_qr(q, r, 0, shifted, 4 + ctx->n, ctx->m, ctx->n);
+        return;
+    }
     mp_limb_t padded[JBIGI_ADX_MAX_LIMBS];
     mpn_zero(padded, ctx->N);
     mpn_copyi(padded, a, ctx->n);
@@ -552,6 +565,10 @@ void jbigi_adx_to_mont(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *
 
 void jbigi_adx_one(const jbigi_adx_ctx *ctx, mp_limb_t *r)
 {
+    if (ctx->divide_to_mont) {
+        jbigi_adx_to_mont(ctx, r, plain_one4);
+        return;
+    }
 #if ADX_CODE
     if (ctx->N == 4) {
         jbigi_adx_mul4(r, ctx->rr, plain_one4, ctx->mk4);

@@ -123,13 +123,13 @@ int jbigi_adx_powm(mp_limb_t *r, const mp_limb_t *b, const mp_limb_t *e, mp_size
         r[0] = (n == 1 && m[0] == 1) ? 0 : 1;
         return 0;
     }
+    const int two = jbigi_is_two(b, (size_t)n);
     jbigi_adx_ctx ctx;
     mp_limb_t ctx_mem[JBIGI_ADX_CTX_STACK_LIMBS];
-    if (jbigi_adx_ctx_init_in(&ctx, m, n, 0, ctx_mem, JBIGI_ADX_CTX_STACK_LIMBS) != 0)
+    if (jbigi_adx_ctx_init_in(&ctx, m, n, two ? 0 : JBIGI_ADX_DIVIDE_TO_MONT, ctx_mem, JBIGI_ADX_CTX_STACK_LIMBS) != 0)
         return JBIGI_ADX_NO_MEMORY;
     const jbigi_mont_ops *ops = ctx.N == 4 ? &adx4_mont_ops : &jbigi_adx_mont_ops;
-    int rc = jbigi_is_two(b, (size_t)n) ? jbigi_drive_base2(ops, &ctx, r, e, en, 0)
-                                        : jbigi_drive_window(ops, &ctx, r, b, e, en);
+    int rc = two ? jbigi_drive_base2(ops, &ctx, r, e, en, 0) : jbigi_drive_window(ops, &ctx, r, b, e, en);
     jbigi_adx_ctx_clear(&ctx);
     return rc == JBIGI_DRIVER_OK ? 0 : JBIGI_ADX_NO_MEMORY;
 }
