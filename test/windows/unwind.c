@@ -1,7 +1,7 @@
 /*
  * unwind.c - Windows' own unwinder through the MULX/ADX engine's functions
  * written in top-level assembly (jbigi_adx_redc8, jbigi_adx_mul4,
- * jbigi_adx_sqr4), as exception dispatch, crash dumps and profilers use it.
+ * jbigi_adx_sqr4, jbigi_adx_sqr4_times), as exception dispatch, crash dumps and profilers use it.
  *
  * Each function is called from a trampoline (probe_call, below) that puts
  * known values into the registers the function must preserve and records
@@ -35,7 +35,7 @@
 
 /* The functions under test (System V convention, platform/asm.h), called
  * through probe_call only: their addresses are all this file needs. */
-extern char jbigi_adx_redc8[], jbigi_adx_mul4[], jbigi_adx_sqr4[];
+extern char jbigi_adx_redc8[], jbigi_adx_mul4[], jbigi_adx_sqr4[], jbigi_adx_sqr4_times[];
 
 /* What probe_call calls and what it saw: fn(arg[0], .. arg[4]) in rdi, rsi,
  * rdx, rcx, r8; rsp as the function's ret leaves it. */
@@ -221,7 +221,7 @@ int main(void)
     unsigned a, b, c, d;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & (1u << 8)) || !(b & (1u << 19))) {
         printf("skip - this CPU has no BMI2 and ADX: the functions cannot run\n");
-        printf("0 passed, 0 failed, 6 skipped\n");
+        printf("0 passed, 0 failed, 8 skipped\n");
         return 0;
     }
     AddVectoredExceptionHandler(1, handler);
@@ -238,16 +238,21 @@ int main(void)
     struct probe redc8 = {jbigi_adx_redc8, {(uint64_t)t, (uint64_t)m, 2, 3, 4}, 0, {0}};
     struct probe mul4 = {jbigi_adx_mul4, {(uint64_t)r, (uint64_t)x, (uint64_t)y, (uint64_t)mk, 0}, 0, {0}};
     struct probe sqr4 = {jbigi_adx_sqr4, {(uint64_t)r, (uint64_t)x, (uint64_t)mk, 0, 0}, 0, {0}};
+    /* Three squarings: the loop and its count's stack slot. */
+    struct probe sqr4_times = {jbigi_adx_sqr4_times, {(uint64_t)r, (uint64_t)x, (uint64_t)mk, 3, 0}, 0, {0}};
     step_through("jbigi_adx_redc8", &redc8);
     step_through("jbigi_adx_mul4", &mul4);
     step_through("jbigi_adx_sqr4", &sqr4);
+    step_through("jbigi_adx_sqr4_times", &sqr4_times);
 
     redc8.arg[0] = (uint64_t)none;
     mul4.arg[1] = (uint64_t)none;
     sqr4.arg[1] = (uint64_t)none;
+    sqr4_times.arg[1] = (uint64_t)none;
     fault_inside("jbigi_adx_redc8", &redc8);
     fault_inside("jbigi_adx_mul4", &mul4);
     fault_inside("jbigi_adx_sqr4", &sqr4);
+    fault_inside("jbigi_adx_sqr4_times", &sqr4_times);
 
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed != 0;

@@ -38,7 +38,7 @@ __asm__(
     /* The frame: six saved registers and a zero limb, with its unwind data
      * (platform/asm.h), so that debuggers, profilers and crash reports
      * unwind through these functions. */
-    ".macro JBIGI_ADX4_ENTER\n"
+    ".macro JBIGI_ADX4_ENTER slots=1\n"
     JBIGI_ASM_PUSH(rbx, 16)
     JBIGI_ASM_PUSH(rbp, 24)
     JBIGI_ASM_PUSH(r12, 32)
@@ -46,9 +46,15 @@ __asm__(
     JBIGI_ASM_PUSH(r14, 48)
     JBIGI_ASM_PUSH(r15, 56)
     JBIGI_ASM_PUSH_ZERO(64)
+    "  .if \\slots == 2\n"
+    JBIGI_ASM_PUSH_ZERO(72)
+    "  .endif\n"
     JBIGI_ASM_END_PROLOGUE
     ".endm\n"
-    ".macro JBIGI_ADX4_LEAVE\n"
+    ".macro JBIGI_ADX4_LEAVE slots=1\n"
+    "  .if \\slots == 2\n"
+    JBIGI_ASM_POP_ZERO(64)
+    "  .endif\n"
     JBIGI_ASM_POP_ZERO(56)
     JBIGI_ASM_POP(r15, 48)
     JBIGI_ASM_POP(r14, 40)
@@ -227,15 +233,7 @@ __asm__(
     ".p2align 5\n"
     JBIGI_ASM_FUNCTION(jbigi_adx_sqr4_times)
     JBIGI_ASM_PROC(jbigi_adx_sqr4_times)
-    JBIGI_ASM_PUSH(rbx, 16)
-    JBIGI_ASM_PUSH(rbp, 24)
-    JBIGI_ASM_PUSH(r12, 32)
-    JBIGI_ASM_PUSH(r13, 40)
-    JBIGI_ASM_PUSH(r14, 48)
-    JBIGI_ASM_PUSH(r15, 56)
-    JBIGI_ASM_PUSH_ZERO(64)
-    JBIGI_ASM_PUSH_ZERO(72)
-    JBIGI_ASM_END_PROLOGUE
+    "  JBIGI_ADX4_ENTER 2\n"
     "  mov %rdx, %r8\n"
     "  mov %rcx, 8(%rsp)\n"
     "1:\n"
@@ -244,16 +242,7 @@ __asm__(
     "  mov %rdi, %rsi\n"
     "  decq 8(%rsp)\n"
     "  jnz 1b\n"
-    JBIGI_ASM_POP_ZERO(64)
-    JBIGI_ASM_POP_ZERO(56)
-    JBIGI_ASM_POP(r15, 48)
-    JBIGI_ASM_POP(r14, 40)
-    JBIGI_ASM_POP(r13, 32)
-    JBIGI_ASM_POP(r12, 24)
-    JBIGI_ASM_POP(rbp, 16)
-    JBIGI_ASM_POP(rbx, 8)
-    "  ret\n"
-    JBIGI_ASM_ENDPROC
+    "  JBIGI_ADX4_LEAVE 2\n"
     JBIGI_ASM_FUNCTION_END(jbigi_adx_sqr4_times)
     ".purgem JBIGI_ADX4_ENTER\n"
     ".purgem JBIGI_ADX4_LEAVE\n"
