@@ -33,6 +33,14 @@
 #include "engines/powm_driver.h"
 #include "platform/asm.h"
 
+/* 1 where the engine's x86-64 code is built (GCC or clang, 64-bit limbs
+ * without nails); elsewhere its functions are stubs never reached. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && GMP_LIMB_BITS == 64 && GMP_NAIL_BITS == 0
+#define JBIGI_ADX_CODE 1
+#else
+#define JBIGI_ADX_CODE 0
+#endif
+
 /* The largest modulus, in limbs, the engine handles (8192 bits). */
 #define JBIGI_ADX_MAX_LIMBS 128
 
