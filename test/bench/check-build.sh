@@ -22,29 +22,21 @@ system) GMP_PREFIX= ;;
 esac
 export GMP_PREFIX
 
-# test/bench/ifma_bench.c, the IFMA engine against GMP in C.
-if sh test/bench/run-ifma-bench.sh --build-only >"$out/ifma-bench.log" 2>&1 && [ -x build/bench/ifma_bench ]; then
-    ok "test/bench/run-ifma-bench.sh --build-only builds build/bench/ifma_bench"
-else
-    cat "$out/ifma-bench.log"
-    not_ok "test/bench/run-ifma-bench.sh --build-only did not build build/bench/ifma_bench (log: $out/ifma-bench.log)"
-fi
+# A C benchmark builds through its script's build-only mode: script (under
+# test/bench/), program (under build/bench/).
+builds() {
+    if sh "test/bench/$1" --build-only >"$out/$2.log" 2>&1 && [ -x "build/bench/$2" ]; then
+        ok "test/bench/$1 --build-only builds build/bench/$2"
+    else
+        cat "$out/$2.log"
+        not_ok "test/bench/$1 --build-only did not build build/bench/$2 (log: $out/$2.log)"
+    fi
+}
 
-# test/bench/p25519_bench.c, the special-form engine beside MULX/ADX and GMP.
-if sh test/bench/run-p25519-bench.sh --build-only >"$out/p25519-bench.log" 2>&1 && [ -x build/bench/p25519_bench ]; then
-    ok "test/bench/run-p25519-bench.sh --build-only builds build/bench/p25519_bench"
-else
-    cat "$out/p25519-bench.log"
-    not_ok "test/bench/run-p25519-bench.sh --build-only did not build build/bench/p25519_bench (log: $out/p25519-bench.log)"
-fi
-
-# test/bench/jacobi_bench.c, the Jacobi symbol against mpz_jacobi in C.
-if sh test/bench/run-jacobi-bench.sh --build-only >"$out/jacobi-bench.log" 2>&1 && [ -x build/bench/jacobi_bench ]; then
-    ok "test/bench/run-jacobi-bench.sh --build-only builds build/bench/jacobi_bench"
-else
-    cat "$out/jacobi-bench.log"
-    not_ok "test/bench/run-jacobi-bench.sh --build-only did not build build/bench/jacobi_bench (log: $out/jacobi-bench.log)"
-fi
+builds run-ifma-bench.sh ifma_bench     # the IFMA engine against GMP in C
+builds run-p25519-bench.sh p25519_bench # the special-form engine beside MULX/ADX and GMP
+builds run-jacobi-bench.sh jacobi_bench # the Jacobi symbol against mpz_jacobi
+builds run-mont-chain.sh mont_chain     # the Montgomery products of 4 to 9 limbs
 
 # test/bench/LegendreBench.java, the Legendre symbol through nativeModPow
 # against BigInteger, compiled against the library's classes.
@@ -56,14 +48,6 @@ elif ${JAVAC:-javac} -Xlint:all -Werror -d "$out/legendre" -cp build/classes tes
 else
     cat "$out/legendre-bench.log"
     not_ok "test/bench/LegendreBench.java does not compile (log: $out/legendre-bench.log)"
-fi
-
-# test/bench/mont_chain.c, the Montgomery products of 4 to 9 limbs.
-if sh test/bench/run-mont-chain.sh --build-only >"$out/mont-chain.log" 2>&1 && [ -x build/bench/mont_chain ]; then
-    ok "test/bench/run-mont-chain.sh --build-only builds build/bench/mont_chain"
-else
-    cat "$out/mont-chain.log"
-    not_ok "test/bench/run-mont-chain.sh --build-only did not build build/bench/mont_chain (log: $out/mont-chain.log)"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

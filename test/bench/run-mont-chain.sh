@@ -14,25 +14,5 @@
 set -eu
 cd "$(dirname "$0")/../.."
 . test/lib.sh
-build_only=false
-if [ "${1:-}" = --build-only ]; then
-    build_only=true
-    shift
-fi
-CC=${CC:-cc}
-prefix=${GMP_PREFIX-build/gmp-static}
-if [ -n "$prefix" ] && [ -r "$prefix/lib/libgmp.a" ]; then
-    gmp_cflags="-I$prefix/include"
-    gmp_libs="$prefix/lib/libgmp.a"
-else
-    [ -z "$prefix" ] || echo "# $prefix/lib/libgmp.a not found: linking the system GMP" >&2
-    gmp_cflags=
-    gmp_libs=-lgmp
-fi
-mkdir -p build/bench
-objects=${OBJECTS:-$(c_sources_below_jni)}
-# shellcheck disable=SC2086 # lists of files and flags
-$CC -O2 -std=c11 -Wall -Wextra -Werror $gmp_cflags -Isrc -o build/bench/mont_chain \
-    test/bench/mont_chain.c $objects $gmp_libs
-$build_only && exit 0
-exec build/bench/mont_chain "$@"
+. test/bench/c-bench.sh
+c_bench mont_chain "test/bench/mont_chain.c ${OBJECTS:-$(c_sources_below_jni)}" "$@"
