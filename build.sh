@@ -331,6 +331,11 @@ gmp_configure_args() {
     mtune=$(variant_field "$cpu" 5)
     [[ $march == - ]] || cflags+=" -march=$march"
     [[ $mtune == - ]] || cflags+=" -mtune=$mtune"
+    # GMP's gcd and inverse (mpn_hgcd2) divide two-limb numbers bit by bit
+    # unless told to divide with the instruction, which the zen2 row's CPUs
+    # do fast.  The other rows keep GMP's default until measured on theirs.
+    # doc/measurements.md: "GMP's two-limb division in its gcd (AMD EPYC Zen 4, 2026-12-07)"
+    [[ $cpu != zen2 ]] || cflags+=" -DHGCD2_DIV2_METHOD=1"
     local cross
     cross=$(cross_compiler "$arch")
     if [[ $os == windows ]]; then
