@@ -255,22 +255,61 @@ static int fits(const struct row *r, const mp_limb_t *m, mp_size_t n, int consta
            (e->takes_modulus == NULL || (m != NULL && e->takes_modulus(m, n)));
 }
 
+/* Whether row r is the choice for m on this path under the forced row f
+ * (JBIGI_ENGINE_AUTO: none), rule 3 of engine.h.  available() last: it
+ * runs the engine's self-test on first use. */
+static int qualifies(const struct row *r, const mp_limb_t *m, mp_size_t n, int constant_time, int f)
+{
+    const int gmp_forced = f >= 0 && rows[f].engine == &jbigi_gmp_engine;
+    return (!gmp_forced || r->with_gmp) && fits(r, m, n, constant_time) && r->takes(n) && r->engine->available();
+}
+
+/*
+ * The first row that takes any modulus of n limbs (no takes_modulus) and
+ * qualifies, ROWS for none, remembered per limb count and path.  Its answer
+ * follows n, the path and the choice word alone, and stays for a word: the
+ * CPU facts are read once and each self-test runs once.  So it is kept with
+ * the word it was found under; a force changes the word, and the next call
+ * looks again.  A remembered entry is (word << 8) | (row + 1), 0 for none:
+ * one atomic word, so a reader never sees a row with another word.
+ * doc/measurements.md: "The engine choice remembered per size (AMD EPYC Zen 4, 2026-12-07)"
+ */
+#define REMEMBERED_LIMBS 64
+static atomic_int remembered[2][REMEMBERED_LIMBS + 1];
+
+_Static_assert((CHOICE_DECIDED | CHOICE_REFUSED | CHOICE_ROW_MASK) < (1 << 22), "an entry fits an int");
+
+static size_t first_size_row(mp_size_t n, int constant_time, int word)
+{
+    const int f = (word & CHOICE_ROW_MASK) - 1;
+    atomic_int *entry = n >= 1 && n <= REMEMBERED_LIMBS ? &remembered[constant_time != 0][n] : NULL;
+    if (entry != NULL) {
+        const int seen = atomic_load_explicit(entry, memory_order_relaxed);
+        if (seen != 0 && seen >> 8 == word)
+            return (size_t)(seen & 0xff) - 1;
+    }
+    size_t i = 0;
+    while (i < ROWS && (rows[i].engine->takes_modulus != NULL || !qualifies(&rows[i], NULL, n, constant_time, f)))
+        i++;
+    if (entry != NULL)
+        atomic_store_explicit(entry, word << 8 | (int)(i + 1), memory_order_relaxed);
+    return i;
+}
+
 static const jbigi_engine *choose(const mp_limb_t *m, mp_size_t n, int constant_time)
 {
     make_first_choice();
-    const int f = forced_row();
+    const int word = atomic_load_explicit(&choice, memory_order_acquire);
+    const int f = (word & CHOICE_ROW_MASK) - 1;
     if (f >= 0 && rows[f].engine != &jbigi_gmp_engine && fits(&rows[f], m, n, constant_time))
         return rows[f].engine;
-    const int gmp_forced = f >= 0 && rows[f].engine == &jbigi_gmp_engine;
-    for (size_t i = 0; i < ROWS; i++) {
-        const struct row *r = &rows[i];
-        if ((gmp_forced && !r->with_gmp) || !fits(r, m, n, constant_time) || !r->takes(n))
-            continue;
-        /* available() last: it runs the engine's self-test on first use. */
-        if (r->engine->available())
-            return r->engine;
-    }
-    return &jbigi_gmp_engine;
+    /* The rows of one modulus form ahead of the size rule's answer, asked
+     * each call (their test is the modulus' value); then that answer. */
+    const size_t by_size = first_size_row(n, constant_time, word);
+    for (size_t i = 0; i < by_size; i++)
+        if (rows[i].engine->takes_modulus != NULL && qualifies(&rows[i], m, n, constant_time, f))
+            return rows[i].engine;
+    return by_size < ROWS ? rows[by_size].engine : &jbigi_gmp_engine;
 }
 
 const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time)
