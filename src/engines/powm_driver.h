@@ -45,6 +45,10 @@ typedef struct {
      * alias a); NULL for the driver's loop over sqr.  An engine gives one
      * where a call per squaring costs it (a short modulus' kernel). */
     void (*sqr_times)(const void *ctx, mp_limb_t *r, const mp_limb_t *a, size_t count);
+    /* The same squarings, then r = that times b (b may alias a or r): a
+     * window's step in one call; NULL for sqr_times (or sqr) and mul.  An
+     * engine gives one where its squarings keep the value in registers. */
+    void (*sqr_times_mul)(const void *ctx, mp_limb_t *r, const mp_limb_t *a, size_t count, const mp_limb_t *b);
     /* r = table[index] of count values from alloc, count being the
      * constant-time window's 16 or 32 entries, reading every entry the same
      * way whatever index is; NULL for the driver's own. */
@@ -99,6 +103,19 @@ JBIGI_DRIVER_INLINE void jbigi_drive_squarings(const jbigi_mont_ops *ops, const 
     ops->sqr(ctx, r, a);
     while (--count > 0)
         ops->sqr(ctx, r, r);
+}
+
+/* r = a squared count times, then times b, in the domain, count >= 0; b
+ * must not be r (the loop below squares into r first). */
+JBIGI_DRIVER_INLINE void jbigi_drive_squarings_mul(const jbigi_mont_ops *ops, const void *ctx, mp_limb_t *r,
+                                                   const mp_limb_t *a, size_t count, const mp_limb_t *b)
+{
+    if (count > 0 && ops->sqr_times_mul != NULL) {
+        ops->sqr_times_mul(ctx, r, a, count, b);
+        return;
+    }
+    jbigi_drive_squarings(ops, ctx, r, a, count);
+    ops->mul(ctx, r, r, b);
 }
 
 /*
@@ -310,8 +327,7 @@ JBIGI_DRIVER_INLINE int jbigi_drive_ones_run(const jbigi_mont_ops *ops, const vo
     for (size_t i = ebits - k; i-- > 0;) {
         owed++;
         if (jbigi_exponent_bit(e, i)) {
-            jbigi_drive_squarings(ops, ctx, acc, acc, owed);
-            ops->mul(ctx, acc, acc, base);
+            jbigi_drive_squarings_mul(ops, ctx, acc, acc, owed, base);
             owed = 0;
         }
     }
@@ -319,6 +335,35 @@ JBIGI_DRIVER_INLINE int jbigi_drive_ones_run(const jbigi_mont_ops *ops, const vo
     ops->from_mont(ctx, x, acc);
     jbigi_driver_give(ops, ctx, &stack, mem, 3);
     return JBIGI_DRIVER_OK;
+}
+
+/* Bits [pos, pos + w) of e (en limbs), zero above; w from 1 to 63.
+ * Which limbs are read depends on pos and w only, which are public. */
+static inline unsigned jbigi_window_bits(const mp_limb_t *e, mp_size_t en, size_t pos, unsigned w)
+{
+    const size_t limb = pos / GMP_NUMB_BITS;
+    const unsigned off = (unsigned)(pos % GMP_NUMB_BITS);
+    mp_limb_t v = e[limb] >> off;
+    if (off > GMP_NUMB_BITS - w && limb + 1 < (size_t)en)
+        v |= e[limb + 1] << (GMP_NUMB_BITS - off);
+    return (unsigned)(v & (((mp_limb_t)1 << w) - 1));
+}
+
+/* The zero bits of e from bit i - 1 down to the next set bit (i when there
+ * is none), i > 0: a word at a time, not a bit at a time. */
+static inline size_t jbigi_zeros_below(const mp_limb_t *e, size_t i)
+{
+    size_t zeros = 0;
+    while (i > 0) {
+        const size_t limb = (i - 1) / GMP_NUMB_BITS;
+        const unsigned below = (unsigned)((i - 1) % GMP_NUMB_BITS) + 1; /* this limb's bits under i */
+        const mp_limb_t top = e[limb] << (GMP_NUMB_BITS - below);
+        if (top != 0)
+            return zeros + jbigi_limb_clz(top);
+        zeros += below;
+        i -= below;
+    }
+    return zeros;
 }
 
 /*
@@ -348,48 +393,36 @@ JBIGI_DRIVER_INLINE int jbigi_drive_window(const jbigi_mont_ops *ops, const void
         for (size_t j = 1; j < entries; j++)
             ops->mul(ctx, table + j * limbs, table + (j - 1) * limbs, b2);
     }
+    /* Each window read as one field of bits, and each run of zeros found
+     * a word at a time: no branch on single bits of e, which a random
+     * exponent would mispredict about once in two. */
     int started = 0;
-    size_t owed = 0;  /* squarings not yet made: zero bits, then a window's */
-    size_t i = ebits; /* bits i-1 .. 0 remain */
-    while (i > 0) {
-        if (!jbigi_exponent_bit(e, i - 1)) {
-            owed++; /* started: the top bit is set */
-            i--;
-            continue;
-        }
-        size_t low = i >= (size_t)w ? i - (size_t)w : 0;
-        while (!jbigi_exponent_bit(e, low))
-            low++;
-        size_t value = 0;
-        for (size_t j = i; j-- > low;)
-            value = value << 1 | (size_t)jbigi_exponent_bit(e, j);
+    size_t owed = 0;  /* squarings not yet made: zero bits below a window */
+    size_t i = ebits; /* bits i-1 .. 0 remain; bit i-1 is set here */
+    for (;;) {
+        const size_t top = i >= (size_t)w ? i - (size_t)w : 0;
+        unsigned value = jbigi_window_bits(e, en, top, (unsigned)(i - top));
+        /* The window ends on a set bit: its zeros below go to the squarings. */
+        const unsigned trailing = (unsigned)__builtin_ctz(value);
+        value >>= trailing;
+        const size_t low = top + trailing;
         const mp_limb_t *entry = table + (value >> 1) * limbs;
         if (started) {
-            jbigi_drive_squarings(ops, ctx, acc, acc, owed + (i - low));
-            ops->mul(ctx, acc, acc, entry);
+            jbigi_drive_squarings_mul(ops, ctx, acc, acc, owed + (i - low), entry);
         } else {
             memcpy(acc, entry, limbs * sizeof(mp_limb_t));
             started = 1;
         }
-        owed = 0;
         i = low;
+        owed = i == 0 ? 0 : jbigi_zeros_below(e, i);
+        i -= owed;
+        if (i == 0)
+            break;
     }
     jbigi_drive_squarings(ops, ctx, acc, acc, owed);
     ops->from_mont(ctx, x, acc);
     jbigi_driver_give(ops, ctx, &stack, mem, entries + 2);
     return JBIGI_DRIVER_OK;
-}
-
-/* Bits [pos, pos + w) of e (en limbs), zero above; w <= JBIGI_CT_WINDOW.
- * Which limbs are read depends on pos and w only, which are public. */
-static inline unsigned jbigi_window_bits(const mp_limb_t *e, mp_size_t en, size_t pos, unsigned w)
-{
-    const size_t limb = pos / GMP_NUMB_BITS;
-    const unsigned off = (unsigned)(pos % GMP_NUMB_BITS);
-    mp_limb_t v = e[limb] >> off;
-    if (off > GMP_NUMB_BITS - w && limb + 1 < (size_t)en)
-        v |= e[limb + 1] << (GMP_NUMB_BITS - off);
-    return (unsigned)(v & (((mp_limb_t)1 << w) - 1));
 }
 
 /* A mask of all ones when index == j, else zeros, computed without a branch
