@@ -161,6 +161,54 @@ static void check_layer(mp_size_t n, long cases)
     }
 }
 
+/* Squarings in one call at four limbs (jbigi_adx_sqr4_times, the result
+ * carried in registers from one squaring to the next) against as many
+ * single squarings, for runs of 1 to 12, into another array and in place,
+ * on random values and on 0, 1 and m - 1; and the same followed by a
+ * product (jbigi_adx_sqr4_times_mul) against jbigi_adx_mul4. */
+static void check_sqr_times(long cases)
+{
+    for (long c = 0; c < cases; c++) {
+        mp_limb_t m[4], a[4], want[4], got[4];
+        random_modulus(m, 4);
+        jbigi_adx_ctx ctx;
+        CHECK(jbigi_adx_ctx_init(&ctx, m, 4, 0) == 0, "ctx_init n=4");
+        const int edge = (int)(c % 8);
+        if (edge == 0)
+            mpn_zero(a, 4);
+        else if (edge == 1)
+            mpn_copyi(a, (const mp_limb_t[]){1, 0, 0, 0}, 4);
+        else if (edge == 2)
+            mpn_sub_1(a, m, 4, 1);
+        else
+            random_below(a, m, 4);
+        const size_t count = 1 + (size_t)(c % 12);
+        mpn_copyi(want, a, 4);
+        for (size_t i = 0; i < count; i++)
+            jbigi_adx_sqr4(want, want, ctx.mk4);
+        jbigi_adx_sqr4_times(got, a, ctx.mk4, count);
+        CHECK(mpn_cmp(got, want, 4) == 0, "sqr4_times count=%zu case %ld", count, c);
+        /* Then times b: another value, a itself (b = a), or the result's
+         * own array (b = r, read before r is written). */
+        mp_limb_t b[4], times_b[4], r[4];
+        random_below(b, m, 4);
+        jbigi_adx_mul4(times_b, want, b, ctx.mk4);
+        jbigi_adx_sqr4_times_mul(got, a, ctx.mk4, count, b);
+        CHECK(mpn_cmp(got, times_b, 4) == 0, "sqr4_times_mul count=%zu case %ld", count, c);
+        jbigi_adx_mul4(times_b, want, a, ctx.mk4);
+        mpn_copyi(r, a, 4);
+        jbigi_adx_sqr4_times_mul(r, r, ctx.mk4, count, r);
+        CHECK(mpn_cmp(r, times_b, 4) == 0, "sqr4_times_mul b = a = r count=%zu case %ld", count, c);
+        jbigi_adx_mul4(times_b, want, b, ctx.mk4);
+        mpn_copyi(r, b, 4);
+        jbigi_adx_sqr4_times_mul(r, a, ctx.mk4, count, r);
+        CHECK(mpn_cmp(r, times_b, 4) == 0, "sqr4_times_mul b = r count=%zu case %ld", count, c);
+        jbigi_adx_sqr4_times(a, a, ctx.mk4, count);
+        CHECK(mpn_cmp(a, want, 4) == 0, "sqr4_times in place count=%zu case %ld", count, c);
+        jbigi_adx_ctx_clear(&ctx);
+    }
+}
+
 /* Products and reductions do not depend on what the context's work area
  * held before: it is filled with ones (and with random limbs) ahead of each
  * product, at sizes where the eight-row reduction runs (N a multiple of 8)
@@ -270,6 +318,7 @@ int main(void)
     CHECK(jbigi_adx_selftest(1) != 0, "the self-test does not catch a wrong result");
     check_select();
     check_dirty_work();
+    check_sqr_times(test_scale(20000));
     /* Below 100% (valgrind): every size up to 8 limbs, then the sizes
      * where a limb more changes the engine's padded length N. */
     const int thin = test_scale(100) < 100;

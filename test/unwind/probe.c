@@ -1,7 +1,7 @@
 /*
  * probe.c - calls the MULX/ADX engine's hand-written assembly
  * (jbigi_adx_mul4 and jbigi_adx_sqr4 through a four-limb context,
- * jbigi_adx_sqr4_times on its mk4,
+ * jbigi_adx_sqr4_times and jbigi_adx_sqr4_times_mul on its mk4,
  * jbigi_adx_redc8 through an eight-limb one) from main, for
  * test/unwind/check-cfi.sh to stop inside each under gdb and unwind.
  * Exits 2 when the CPU cannot run the engine.
@@ -26,8 +26,10 @@ int main(void)
         jbigi_adx_to_mont(&ctx, r, a);
         jbigi_adx_mul(&ctx, r, r, r);
         jbigi_adx_sqr(&ctx, r, r);
-        if (n == 4)
+        if (n == 4) {
             jbigi_adx_sqr4_times(r, r, ctx.mk4, 3);
+            jbigi_adx_sqr4_times_mul(r, r, ctx.mk4, 2, a);
+        }
         jbigi_adx_ctx_clear(&ctx);
     }
     printf("done %lu\n", (unsigned long)r[0]);

@@ -1,7 +1,8 @@
 /*
  * unwind.c - Windows' own unwinder through the MULX/ADX engine's functions
  * written in top-level assembly (jbigi_adx_redc8, jbigi_adx_mul4,
- * jbigi_adx_sqr4, jbigi_adx_sqr4_times), as exception dispatch, crash dumps and profilers use it.
+ * jbigi_adx_sqr4, jbigi_adx_sqr4_times, jbigi_adx_sqr4_times_mul), as
+ * exception dispatch, crash dumps and profilers use it.
  *
  * Each function is called from a trampoline (probe_call, below) that puts
  * known values into the registers the function must preserve and records
@@ -35,7 +36,7 @@
 
 /* The functions under test (System V convention, platform/asm.h), called
  * through probe_call only: their addresses are all this file needs. */
-extern char jbigi_adx_redc8[], jbigi_adx_mul4[], jbigi_adx_sqr4[], jbigi_adx_sqr4_times[];
+extern char jbigi_adx_redc8[], jbigi_adx_mul4[], jbigi_adx_sqr4[], jbigi_adx_sqr4_times[], jbigi_adx_sqr4_times_mul[];
 
 /* What probe_call calls and what it saw: fn(arg[0], .. arg[4]) in rdi, rsi,
  * rdx, rcx, r8; rsp as the function's ret leaves it. */
@@ -240,19 +241,25 @@ int main(void)
     struct probe sqr4 = {jbigi_adx_sqr4, {(uint64_t)r, (uint64_t)x, (uint64_t)mk, 0, 0}, 0, {0}};
     /* Three squarings: the loop and its count's stack slot. */
     struct probe sqr4_times = {jbigi_adx_sqr4_times, {(uint64_t)r, (uint64_t)x, (uint64_t)mk, 3, 0}, 0, {0}};
+    /* Two squarings and a product: the fifth slot and the product's rows. */
+    struct probe sqr4_times_mul = {jbigi_adx_sqr4_times_mul, {(uint64_t)r, (uint64_t)x, (uint64_t)mk, 2, (uint64_t)y},
+                                   0, {0}};
     step_through("jbigi_adx_redc8", &redc8);
     step_through("jbigi_adx_mul4", &mul4);
     step_through("jbigi_adx_sqr4", &sqr4);
     step_through("jbigi_adx_sqr4_times", &sqr4_times);
+    step_through("jbigi_adx_sqr4_times_mul", &sqr4_times_mul);
 
     redc8.arg[0] = (uint64_t)none;
     mul4.arg[1] = (uint64_t)none;
     sqr4.arg[1] = (uint64_t)none;
     sqr4_times.arg[1] = (uint64_t)none;
+    sqr4_times_mul.arg[4] = (uint64_t)none; /* faults in the product, after the squarings */
     fault_inside("jbigi_adx_redc8", &redc8);
     fault_inside("jbigi_adx_mul4", &mul4);
     fault_inside("jbigi_adx_sqr4", &sqr4);
     fault_inside("jbigi_adx_sqr4_times", &sqr4_times);
+    fault_inside("jbigi_adx_sqr4_times_mul", &sqr4_times_mul);
 
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed != 0;

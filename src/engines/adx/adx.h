@@ -202,6 +202,11 @@ void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk) JBIGI
 /* count >= 1 squarings: r = a^(2^count) / R^(2^count - 1) mod m, in one
  * call (the drivers' runs of squarings), constant time for a given count. */
 void jbigi_adx_sqr4_times(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk, size_t count) JBIGI_ASM_CALL;
+/* The same squarings, then the product by b (the sliding window's step):
+ * r = a^(2^count) b / R^(2^count) mod m, b in [0, m), which may alias a
+ * or r (it is read after a, and r is written last). */
+void jbigi_adx_sqr4_times_mul(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk, size_t count,
+                              const mp_limb_t *b) JBIGI_ASM_CALL;
 
 /* The engine's select_any (adx_select.c): r = table[index] of count
  * values of N limbs at any address, every entry read in full. */

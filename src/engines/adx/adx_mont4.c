@@ -46,16 +46,30 @@ __asm__(
     JBIGI_ASM_PUSH(r14, 48)
     JBIGI_ASM_PUSH(r15, 56)
     JBIGI_ASM_PUSH_ZERO(64)
-    "  .if \\slots == 2\n"
+    "  .if \\slots >= 2\n"
     JBIGI_ASM_PUSH_ZERO(72)
+    "  .endif\n"
+    "  .if \\slots >= 4\n"
+    JBIGI_ASM_PUSH_ZERO(80)
+    JBIGI_ASM_PUSH_ZERO(88)
+    "  .endif\n"
+    "  .if \\slots == 5\n"
+    JBIGI_ASM_PUSH_ZERO(96)
     "  .endif\n"
     JBIGI_ASM_END_PROLOGUE
     ".endm\n"
+    /* The slots go in one step: Windows' unwinder knows an epilogue by a
+     * single add to rsp before the pops. */
     ".macro JBIGI_ADX4_LEAVE slots=1\n"
-    "  .if \\slots == 2\n"
-    JBIGI_ASM_POP_ZERO(64)
-    "  .endif\n"
+    "  .if \\slots == 5\n"
+    JBIGI_ASM_FREE(40, 56)
+    "  .elseif \\slots == 4\n"
+    JBIGI_ASM_FREE(32, 56)
+    "  .elseif \\slots == 2\n"
+    JBIGI_ASM_FREE(16, 56)
+    "  .else\n"
     JBIGI_ASM_POP_ZERO(56)
+    "  .endif\n"
     JBIGI_ASM_POP(r15, 48)
     JBIGI_ASM_POP(r14, 40)
     JBIGI_ASM_POP(r13, 32)
@@ -110,7 +124,8 @@ __asm__(
     "  mov %r9, %rdx\n"
     "  JBIGI_ADX4_ROW %r8, \\z1, \\z2, \\z3, \\z4, \\z5, 1\n"
     ".endm\n"
-    /* T (r10 .. r15, rbx, rbp) to r, a, b no longer needed. */
+    /* T (r10 .. r15, rbx, rbp) reduced into r14, r15, rbx, rbp; a and b
+     * no longer needed, r8 mk. */
     ".macro JBIGI_ADX4_REDUCE\n"
     "  JBIGI_ADX4_PAIR %r10, %r11, %r12, %r13, %r14, %r15\n"
     "  JBIGI_ADX4_PAIR %r12, %r13, %r14, %r15, %rbx, %rbp\n"
@@ -133,59 +148,64 @@ __asm__(
     "  cmovnc %r11, %r15\n"
     "  cmovnc %r12, %rbx\n"
     "  cmovnc %rax, %rbp\n"
+    ".endm\n"
+    /* The reduced result (r14, r15, rbx, rbp) to r at rdi. */
+    ".macro JBIGI_ADX4_STORE\n"
     "  mov %r14, (%rdi)\n"
     "  mov %r15, 8(%rdi)\n"
     "  mov %rbx, 16(%rdi)\n"
     "  mov %rbp, 24(%rdi)\n"
     ".endm\n"
 
-    /* T (r10 .. r15, rbx, rbp) = a a for a at rsi: the six cross products
+    /* T (r10 .. r15, rbx, rbp) = a a, a's limbs a0 .. a3 in memory or in
+     * registers other than T's, rax, rcx and rdx: the six cross products
      * a_i a_j (i < j) once, doubled, then the four squares a_i^2 added at
      * limb 2 i. */
-    ".macro JBIGI_ADX4_SQR_PRODUCT\n"
-    "  mov (%rsi), %rdx\n"
-    "  mulx 8(%rsi), %r11, %r12\n"
-    "  mulx 16(%rsi), %rax, %r13\n"
-    "  mulx 24(%rsi), %rcx, %r14\n"
+    ".macro JBIGI_ADX4_SQR_PRODUCT a0, a1, a2, a3\n"
+    "  mov \\a0, %rdx\n"
+    "  mulx \\a1, %r11, %r12\n"
+    "  mulx \\a2, %rax, %r13\n"
+    "  mulx \\a3, %rcx, %r14\n"
     "  add %rax, %r12\n"
     "  adc %rcx, %r13\n"
     "  adc $0, %r14\n"
-    "  mov 8(%rsi), %rdx\n"
+    "  mov \\a1, %rdx\n"
     "  xor %r15d, %r15d\n"
-    "  mulx 16(%rsi), %rax, %rcx\n"
+    "  mulx \\a2, %rax, %rcx\n"
     "  adcx %rax, %r13\n"
     "  adox %rcx, %r14\n"
-    "  mulx 24(%rsi), %rax, %rcx\n"
+    "  mulx \\a3, %rax, %rcx\n"
     "  adcx %rax, %r14\n"
     "  adox %rcx, %r15\n"
     "  adcx (%rsp), %r15\n"
-    "  mov 16(%rsi), %rdx\n"
-    "  mulx 24(%rsi), %rax, %rbx\n"
+    "  mov \\a2, %rdx\n"
+    "  mulx \\a3, %rax, %rbx\n"
     "  add %rax, %r15\n"
     "  adc $0, %rbx\n"
+    /* doubled on the CF chain, the squares added on the OF chain */
     "  xor %ebp, %ebp\n"
-    "  add %r11, %r11\n"
-    "  adc %r12, %r12\n"
-    "  adc %r13, %r13\n"
-    "  adc %r14, %r14\n"
-    "  adc %r15, %r15\n"
-    "  adc %rbx, %rbx\n"
-    "  adc %rbp, %rbp\n"
-    "  mov (%rsi), %rdx\n"
+    "  mov \\a0, %rdx\n"
     "  mulx %rdx, %r10, %rcx\n"
-    "  add %rcx, %r11\n"
-    "  mov 8(%rsi), %rdx\n"
+    "  adcx %r11, %r11\n"
+    "  adox %rcx, %r11\n"
+    "  mov \\a1, %rdx\n"
     "  mulx %rdx, %rax, %rcx\n"
-    "  adc %rax, %r12\n"
-    "  adc %rcx, %r13\n"
-    "  mov 16(%rsi), %rdx\n"
+    "  adcx %r12, %r12\n"
+    "  adox %rax, %r12\n"
+    "  adcx %r13, %r13\n"
+    "  adox %rcx, %r13\n"
+    "  mov \\a2, %rdx\n"
     "  mulx %rdx, %rax, %rcx\n"
-    "  adc %rax, %r14\n"
-    "  adc %rcx, %r15\n"
-    "  mov 24(%rsi), %rdx\n"
+    "  adcx %r14, %r14\n"
+    "  adox %rax, %r14\n"
+    "  adcx %r15, %r15\n"
+    "  adox %rcx, %r15\n"
+    "  mov \\a3, %rdx\n"
     "  mulx %rdx, %rax, %rcx\n"
-    "  adc %rax, %rbx\n"
-    "  adc %rcx, %rbp\n"
+    "  adcx %rbx, %rbx\n"
+    "  adox %rax, %rbx\n"
+    "  adcx %rbp, %rbp\n"
+    "  adox %rcx, %rbp\n"
     ".endm\n"
 
     /* jbigi_adx_mul4(r = rdi, a = rsi, b = rdx, mk = rcx): T = a b, a row
@@ -212,6 +232,7 @@ __asm__(
     "  mov 24(%r9), %rdx\n"
     "  JBIGI_ADX4_ROW %rsi, %r13, %r14, %r15, %rbx, %rbp, 0\n"
     "  JBIGI_ADX4_REDUCE\n"
+    "  JBIGI_ADX4_STORE\n"
     "  JBIGI_ADX4_LEAVE\n"
     JBIGI_ASM_FUNCTION_END(jbigi_adx_mul4)
 
@@ -221,34 +242,89 @@ __asm__(
     JBIGI_ASM_PROC(jbigi_adx_sqr4)
     "  JBIGI_ADX4_ENTER\n"
     "  mov %rdx, %r8\n"
-    "  JBIGI_ADX4_SQR_PRODUCT\n"
+    "  JBIGI_ADX4_SQR_PRODUCT (%rsi), 8(%rsi), 16(%rsi), 24(%rsi)\n"
     "  JBIGI_ADX4_REDUCE\n"
+    "  JBIGI_ADX4_STORE\n"
     "  JBIGI_ADX4_LEAVE\n"
     JBIGI_ASM_FUNCTION_END(jbigi_adx_sqr4)
+    /* The squarings of the two functions below: a from rsi into registers
+     * (rsi, rdi, r8, r9), squared count times there, so that no store and
+     * load of it stands between one squaring and the next.  Every register
+     * is taken, so the count, r and mk wait in the frame's slots (8, 16 and
+     * 24 above the zero limb), mk loaded back into r8 for each reduction.
+     * doc/measurements.md: "Four-limb squarings kept in registers (AMD EPYC Zen 4, 2026-12-07)" */
+    ".macro JBIGI_ADX4_SQUARINGS\n"
+    "  mov %rcx, 8(%rsp)\n"
+    "  mov %rdi, 16(%rsp)\n"
+    "  mov %rdx, 24(%rsp)\n"
+    "  mov 8(%rsi), %rdi\n"
+    "  mov 16(%rsi), %r8\n"
+    "  mov 24(%rsi), %r9\n"
+    "  mov (%rsi), %rsi\n"
+    "1:\n"
+    "  JBIGI_ADX4_SQR_PRODUCT %rsi, %rdi, %r8, %r9\n"
+    "  mov 24(%rsp), %r8\n"
+    "  JBIGI_ADX4_REDUCE\n"
+    "  mov %r14, %rsi\n"
+    "  mov %r15, %rdi\n"
+    "  mov %rbx, %r8\n"
+    "  mov %rbp, %r9\n"
+    "  decq 8(%rsp)\n"
+    "  jnz 1b\n"
+    ".endm\n"
+
     /* jbigi_adx_sqr4_times(r = rdi, a = rsi, mk = rdx, count = rcx >= 1):
-     * count squarings in one frame, each result stored to r and read back
-     * as the next one's a; the count kept in a stack slot (every register
-     * is taken).  The frame: the six saved registers, the count's slot, the
-     * zero limb. */
+     * count squarings in one frame, r written once, at the end. */
     ".p2align 5\n"
     JBIGI_ASM_FUNCTION(jbigi_adx_sqr4_times)
     JBIGI_ASM_PROC(jbigi_adx_sqr4_times)
-    "  JBIGI_ADX4_ENTER 2\n"
-    "  mov %rdx, %r8\n"
-    "  mov %rcx, 8(%rsp)\n"
-    "1:\n"
-    "  JBIGI_ADX4_SQR_PRODUCT\n"
-    "  JBIGI_ADX4_REDUCE\n"
-    "  mov %rdi, %rsi\n"
-    "  decq 8(%rsp)\n"
-    "  jnz 1b\n"
-    "  JBIGI_ADX4_LEAVE 2\n"
+    "  JBIGI_ADX4_ENTER 4\n"
+    "  JBIGI_ADX4_SQUARINGS\n"
+    "  mov 16(%rsp), %rdi\n"
+    "  JBIGI_ADX4_STORE\n"
+    "  JBIGI_ADX4_LEAVE 4\n"
     JBIGI_ASM_FUNCTION_END(jbigi_adx_sqr4_times)
+
+    /* jbigi_adx_sqr4_times_mul(r = rdi, a = rsi, mk = rdx, count = rcx >= 1,
+     * b = r8): the squarings, then the product by b with the squared value
+     * still in registers: a row per limb of it (rdx), b's limbs from
+     * memory (its address, kept in the slot 32 above the zero limb, in rsi
+     * once the first limb is in rdx). */
+    ".p2align 5\n"
+    JBIGI_ASM_FUNCTION(jbigi_adx_sqr4_times_mul)
+    JBIGI_ASM_PROC(jbigi_adx_sqr4_times_mul)
+    "  JBIGI_ADX4_ENTER 5\n"
+    "  mov %r8, 32(%rsp)\n"
+    "  JBIGI_ADX4_SQUARINGS\n"
+    "  mov %rsi, %rdx\n"
+    "  mov 32(%rsp), %rsi\n"
+    "  mulx (%rsi), %r10, %r11\n"
+    "  mulx 8(%rsi), %rax, %r12\n"
+    "  mulx 16(%rsi), %rcx, %r13\n"
+    "  add %rax, %r11\n"
+    "  adc %rcx, %r12\n"
+    "  mulx 24(%rsi), %rax, %r14\n"
+    "  adc %rax, %r13\n"
+    "  adc $0, %r14\n"
+    "  mov %rdi, %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r11, %r12, %r13, %r14, %r15, 0\n"
+    "  mov %r8, %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r12, %r13, %r14, %r15, %rbx, 0\n"
+    "  mov %r9, %rdx\n"
+    "  JBIGI_ADX4_ROW %rsi, %r13, %r14, %r15, %rbx, %rbp, 0\n"
+    "  mov 24(%rsp), %r8\n"
+    "  JBIGI_ADX4_REDUCE\n"
+    "  mov 16(%rsp), %rdi\n"
+    "  JBIGI_ADX4_STORE\n"
+    "  JBIGI_ADX4_LEAVE 5\n"
+    JBIGI_ASM_FUNCTION_END(jbigi_adx_sqr4_times_mul)
     ".purgem JBIGI_ADX4_ENTER\n"
     ".purgem JBIGI_ADX4_LEAVE\n"
     ".purgem JBIGI_ADX4_ROW\n"
     ".purgem JBIGI_ADX4_PAIR\n"
     ".purgem JBIGI_ADX4_REDUCE\n"
+    ".purgem JBIGI_ADX4_STORE\n"
+    ".purgem JBIGI_ADX4_SQUARINGS\n"
     ".purgem JBIGI_ADX4_SQR_PRODUCT\n"
     JBIGI_ASM_TEXT_END);
 
@@ -269,6 +345,13 @@ void jbigi_adx_sqr4(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk)
 void jbigi_adx_sqr4_times(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk, size_t count)
 {
     (void)r, (void)a, (void)mk, (void)count;
+    abort();
+}
+
+void jbigi_adx_sqr4_times_mul(mp_limb_t *r, const mp_limb_t *a, const mp_limb_t *mk, size_t count,
+                              const mp_limb_t *b)
+{
+    (void)r, (void)a, (void)mk, (void)count, (void)b;
     abort();
 }
 

@@ -91,6 +91,12 @@ static void adx4_sqr_times(const void *ctx, mp_limb_t *r, const mp_limb_t *a, si
     jbigi_adx_sqr4_times(r, a, ((const jbigi_adx_ctx *)ctx)->mk4, count);
 }
 
+static void adx4_sqr_times_mul(const void *ctx, mp_limb_t *r, const mp_limb_t *a, size_t count,
+                               const mp_limb_t *b)
+{
+    jbigi_adx_sqr4_times_mul(r, a, ((const jbigi_adx_ctx *)ctx)->mk4, count, b);
+}
+
 static const jbigi_mont_ops adx4_mont_ops = {
     .elem_limbs = adx_elem_limbs,
     .alloc = adx_alloc,
@@ -101,6 +107,7 @@ static const jbigi_mont_ops adx4_mont_ops = {
     .mul = adx4_mul,
     .sqr = adx4_sqr,
     .sqr_times = adx4_sqr_times,
+    .sqr_times_mul = adx4_sqr_times_mul,
     .select = NULL,
     .select_any = jbigi_adx_select,
     .double_if = adx_double_if,
