@@ -5,7 +5,12 @@
  */
 #include "engines/engine.h"
 
+#include "platform/platform.h"
 #include "support/scratch.h"
+
+/* Limbs of scratch a call keeps on its stack: the base and the result of
+ * a modulus up to 2048 bits (the constant-time path's base up to 4096). */
+#define STACK_SCRATCH_LIMBS 64
 
 void jbigi_engine_reduce_base(mp_limb_t *b, const mpz_t base, const mpz_t m)
 {
@@ -29,9 +34,16 @@ int jbigi_engine_run_powm(jbigi_limb_powm fn, mpz_t r, const mpz_t base, const m
     mpz_realloc2(r, (mp_bitcnt_t)n * GMP_NUMB_BITS);
     /* Scratch: the base as n limbs and the result.  The result goes to r
      * only once the engine has run: r may alias base, and the GMP engine
-     * must still find the base if this one did not run. */
+     * must still find the base if this one did not run.  On the stack up
+     * to STACK_SCRATCH_LIMBS, where the heap's allocation, zeroing and
+     * free weigh on a short modulus' call. */
     const size_t scratch_limbs = 2 * (size_t)n;
-    mp_limb_t *scratch = jbigi_scratch_alloc(scratch_limbs);
+    mp_limb_t stack_scratch[STACK_SCRATCH_LIMBS];
+    mp_limb_t *scratch = stack_scratch;
+    if (scratch_limbs <= STACK_SCRATCH_LIMBS)
+        mpn_zero(scratch, (mp_size_t)scratch_limbs); /* the base's limbs above its own size */
+    else
+        scratch = jbigi_scratch_alloc(scratch_limbs); /* zeroed */
     if (scratch == NULL)
         return JBIGI_ENGINE_NO_MEMORY;
     mp_limb_t *b = scratch;
@@ -43,18 +55,29 @@ int jbigi_engine_run_powm(jbigi_limb_powm fn, mpz_t r, const mpz_t base, const m
         mpn_copyi(mpz_limbs_write(r, n), result, n);
         mpz_limbs_finish(r, n);
     }
-    jbigi_scratch_free(scratch, scratch_limbs);
+    if (scratch == stack_scratch)
+        jbigi_secure_zero(scratch, scratch_limbs * sizeof(mp_limb_t));
+    else
+        jbigi_scratch_free(scratch, scratch_limbs);
     return rc;
 }
 
 int jbigi_engine_run_powm_sec(jbigi_limb_powm_sec fn, mp_limb_t *rp, const mp_limb_t *b, mp_size_t bn,
                               const mp_limb_t *e, size_t ebits, const mp_limb_t *m, mp_size_t n)
 {
-    mp_limb_t *padded_base = jbigi_scratch_alloc((size_t)n);
+    mp_limb_t stack_base[STACK_SCRATCH_LIMBS];
+    mp_limb_t *padded_base = stack_base;
+    if ((size_t)n <= STACK_SCRATCH_LIMBS)
+        mpn_zero(padded_base, n);
+    else
+        padded_base = jbigi_scratch_alloc((size_t)n); /* zeroed */
     if (padded_base == NULL)
         return JBIGI_ENGINE_NO_MEMORY;
     mpn_copyi(padded_base, b, bn);
     const int rc = fn(rp, padded_base, e, ebits, m, n);
-    jbigi_scratch_free(padded_base, (size_t)n);
+    if (padded_base == stack_base)
+        jbigi_secure_zero(padded_base, (size_t)n * sizeof(mp_limb_t));
+    else
+        jbigi_scratch_free(padded_base, (size_t)n);
     return rc;
 }

@@ -13,13 +13,13 @@
 #include "platform/platform.h"
 
 #if JBIGI_ADX_CODE
-/* The high limb of -m^-1 mod 2^128 (the low one is k0): Newton's step
- * x (2 - m x) doubles the 64 correct bits of m0's inverse; unsigned
- * __int128 wraps mod 2^128. */
-static mp_limb_t negated_inverse_high(const mp_limb_t *m, mp_size_t n)
+/* The high limb of -m^-1 mod 2^128, whose low one is k0 = -m0^-1 mod
+ * 2^64: Newton's step x (2 - m x) doubles the 64 correct bits of m0's
+ * inverse; unsigned __int128 wraps mod 2^128. */
+static mp_limb_t negated_inverse_high(mp_limb_t k0, const mp_limb_t *m, mp_size_t n)
 {
     const unsigned __int128 low = (unsigned __int128)(n > 1 ? m[1] : 0) << 64 | m[0];
-    unsigned __int128 x = (mp_limb_t)0 - jbigi_negated_inverse(m[0]);
+    unsigned __int128 x = (mp_limb_t)0 - k0;
     x *= 2 - low * x;
     return (mp_limb_t)((0 - x) >> 64);
 }
@@ -39,13 +39,21 @@ int jbigi_adx_ctx_init_in(jbigi_adx_ctx *ctx, const mp_limb_t *m, mp_size_t n, i
 {
     const mp_size_t N = (n + 3) & ~(mp_size_t)3;
     const int secret = (flags & JBIGI_ADX_SECRET) && !(flags & JBIGI_ADX_PUBLIC_MODULUS);
-    memset(ctx, 0, sizeof *ctx);
+    /* Field by field: a memset of the whole context (its mk4 included) is
+     * a string store, whose start-up a four-limb call's setup notices. */
     ctx->n = n;
     ctx->N = N;
     ctx->secret = (flags & JBIGI_ADX_SECRET) != 0;
     ctx->k0 = jbigi_negated_inverse(m[0]);
+    ctx->k1 = 0;
+    ctx->m = ctx->rr = ctx->one = ctx->work = ctx->mem = NULL;
+    ctx->mem_limbs = 0;
+    ctx->mem_is_callers = 0;
+    ctx->divide_to_mont = 0;
+    for (size_t i = 0; i < 6; i++)
+        ctx->mk4[i] = 0;
 #if JBIGI_ADX_CODE
-    ctx->k1 = negated_inverse_high(m, n);
+    ctx->k1 = negated_inverse_high(ctx->k0, m, n);
     if (N == 4) {
         for (mp_size_t i = 0; i < 4; i++)
             ctx->mk4[i] = i < n ? m[i] : 0;
@@ -108,7 +116,13 @@ void jbigi_adx_ctx_clear(jbigi_adx_ctx *ctx)
         if (!ctx->mem_is_callers)
             free(ctx->mem);
     }
-    memset(ctx, 0, sizeof *ctx);
+    /* What the modulus gave (a secret one on the constant-time paths):
+     * wiped; the rest only forgotten. */
+    jbigi_secure_zero(ctx->mk4, sizeof ctx->mk4);
+    jbigi_secure_zero(&ctx->k0, sizeof ctx->k0);
+    jbigi_secure_zero(&ctx->k1, sizeof ctx->k1);
+    ctx->m = ctx->rr = ctx->one = ctx->work = ctx->mem = NULL;
+    ctx->mem_limbs = 0;
 }
 
 void jbigi_adx_to_mont(const jbigi_adx_ctx *ctx, mp_limb_t *r, const mp_limb_t *a)
