@@ -37,8 +37,13 @@ static uint64_t word_of(const mpz_t x, size_t i)
 /* 1 if m is the row's prime p and exp is (p-1)/2. */
 static int matches(const struct jbigi_known_prime *row, const mpz_t exp, const mpz_t m)
 {
-    if (mpz_sgn(m) <= 0 || mpz_sgn(exp) <= 0 || mpz_sizeinbase(m, 2) != row->bits ||
-        mpz_sizeinbase(exp, 2) != row->bits - 1)
+    /* The limb counts first: a call whose exponent is not of the row's
+     * length (a short public exponent, most calls) leaves at once. */
+    const size_t limb_bits = (size_t)GMP_NUMB_BITS;
+    if (mpz_sgn(m) <= 0 || mpz_sgn(exp) <= 0 || mpz_size(m) != (row->bits + limb_bits - 1) / limb_bits ||
+        mpz_size(exp) != (row->bits - 1 + limb_bits - 1) / limb_bits)
+        return 0;
+    if (mpz_sizeinbase(m, 2) != row->bits || mpz_sizeinbase(exp, 2) != row->bits - 1)
         return 0;
     for (size_t i = 0; i < JBIGI_KNOWN_PRIME_WORDS; i++) {
         const uint64_t above = i + 1 < JBIGI_KNOWN_PRIME_WORDS ? row->words[i + 1] : 0;
