@@ -13,9 +13,10 @@
  *   exp = (m-1)/2, m a  the Legendre symbol as 1, m-1 or 0 (Euler's
  *   known prime         criterion, core/euler.c): variable time only.
  *
- * Which code raises to the power is chosen per call, from the modulus'
- * limb count (and, for 2^255 - 19, its value), by the engine registry (engines/engine.h), and never changes
- * a result: this file only calls through the interface.  Even moduli,
+ * Which code raises to the power is chosen per call by the engine
+ * registry (engines/engine.h), from the modulus' limb count (for 2^255 -
+ * 19, its value; in variable time, a short exponent's length too), and
+ * never changes a result: this file only calls through the interface.  Even moduli,
  * and engines that decline a call, go to the GMP engine, which takes any
  * modulus.
  *
@@ -77,7 +78,7 @@ static enum jbigi_status powm(mpz_t r, const mpz_t base, const mpz_t exp, const 
 {
     if (mpz_odd_p(m) && mpz_sgn(exp) > 0) {
         const mp_size_t n = (mp_size_t)mpz_size(m);
-        const jbigi_engine *engine = jbigi_engine_for_modulus(mpz_limbs_read(m), n, 0);
+        const jbigi_engine *engine = jbigi_engine_for_power(mpz_limbs_read(m), n, mpz_sizeinbase(exp, 2));
         const int rc = mpz_cmp_ui(base, 2) == 0 && jbigi_engine_base2(engine, n, 0)
                            ? base2_power(engine, r, exp, m)
                            : engine->powm(r, base, exp, m);

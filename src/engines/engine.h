@@ -174,6 +174,10 @@ const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time);
  * modulus form (takes_modulus) is chosen here, where its form matches, and
  * forced where its form matches; otherwise jbigi_engine_for(n, ...). */
 const jbigi_engine *jbigi_engine_for_modulus(const mp_limb_t *m, mp_size_t n, int constant_time);
+/* The engine for a variable-time power mod m with an exponent of ebits
+ * bits: jbigi_engine_for_modulus's, unless no engine is forced and the
+ * exponent is short enough that GMP's mpz_powm is the faster there. */
+const jbigi_engine *jbigi_engine_for_power(const mp_limb_t *m, mp_size_t n, size_t ebits);
 /* The engine every other falls back to: GMP's, which takes any modulus
  * (even ones too, in variable time), any size. */
 const jbigi_engine *jbigi_engine_gmp(void);

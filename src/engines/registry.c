@@ -19,6 +19,11 @@
  *                     8 limbs only
  *   the rest          gmp; the base 2 from 512 bits (constant time: 1024)
  *                     on GMP's mpn functions under the base-2 driver
+ *   short exponents   gmp's mpz_powm, in variable time and when no engine
+ *                     is forced, for exponents of at most a few bits where
+ *                     measured faster: four limbs on MULX/ADX, and on AMD
+ *                     Zen 4 from 384 to 1023 bits on IFMA (the engine's
+ *                     setup outweighs the few products)
  *
  * Fixed-base tables: new ones take the format of the engine chosen for
  * their size (the IFMA engine's from 1024 bits, where FixedBase's comb
@@ -95,6 +100,24 @@ static int adx_table_takes(mp_size_t n)
     return n % 4 == 0;
 }
 
+/* The exponents, in bits, up to which GMP's mpz_powm is faster than the
+ * row's variable-time power at n limbs: the engine's setup (a division,
+ * R^2 mod m, the IFMA digits) then outweighs the few products; 0: none.
+ * doc/measurements.md: "Short exponents to GMP (AMD EPYC Zen 4, 2026-12-07)" */
+static size_t adx_short_bits(mp_size_t n)
+{
+    return n == 4 ? 4 : 0;
+}
+
+/* On Zen 4, by limb count from 6 (384 bits) to 15; a limb count not
+ * measured takes the smaller of its neighbours'.  Elsewhere IFMA's short
+ * exponents were not measured: none. */
+static size_t ifma_short_bits(mp_size_t n)
+{
+    static const unsigned char zen4[16] = {0, 0, 0, 0, 0, 0, 20, 32, 10, 5, 3, 2, 2, 2, 2, 0};
+    return jbigi_cpu().amd_zen4 && n >= 0 && n < 16 ? zen4[n] : 0;
+}
+
 static int always(mp_size_t n)
 {
     (void)n;
@@ -111,15 +134,18 @@ struct row {
     int with_gmp;
     /* The base 2 on powm_base2 from these moduli bits (0: never). */
     size_t base2_bits, base2_bits_ct;
+    /* The exponent bits up to which GMP takes a variable-time power of n
+     * limbs from this row when it is chosen, not forced (NULL: never). */
+    size_t (*short_to_gmp)(mp_size_t n);
 };
 
 /* In the order the table tries them. */
 static const struct row rows[] = {
-    {&jbigi_small_engine, small_takes, NULL, 1, 0, 0},
-    {&jbigi_p25519_engine, p25519_takes, NULL, 0, 0, 0},
-    {&jbigi_ifma_engine, ifma_takes, ifma_table_takes, 0, 0, 0},
-    {&jbigi_adx_engine, adx_takes, adx_table_takes, 0, 0, 0},
-    {&jbigi_gmp_engine, always, NULL, 1, 512, 1024},
+    {&jbigi_small_engine, small_takes, NULL, 1, 0, 0, NULL},
+    {&jbigi_p25519_engine, p25519_takes, NULL, 0, 0, 0, NULL},
+    {&jbigi_ifma_engine, ifma_takes, ifma_table_takes, 0, 0, 0, ifma_short_bits},
+    {&jbigi_adx_engine, adx_takes, adx_table_takes, 0, 0, 0, adx_short_bits},
+    {&jbigi_gmp_engine, always, NULL, 1, 512, 1024, NULL},
 };
 #define ROWS (sizeof rows / sizeof rows[0])
 
@@ -320,6 +346,15 @@ const jbigi_engine *jbigi_engine_for(mp_size_t n, int constant_time)
 const jbigi_engine *jbigi_engine_for_modulus(const mp_limb_t *m, mp_size_t n, int constant_time)
 {
     return choose(m, n, constant_time);
+}
+
+const jbigi_engine *jbigi_engine_for_power(const mp_limb_t *m, mp_size_t n, size_t ebits)
+{
+    const jbigi_engine *chosen = choose(m, n, 0);
+    const struct row *r = row_of(chosen);
+    if (r != NULL && r->short_to_gmp != NULL && forced_row() == JBIGI_ENGINE_AUTO && ebits <= r->short_to_gmp(n))
+        return &jbigi_gmp_engine;
+    return chosen;
 }
 
 int jbigi_engine_base2(const jbigi_engine *engine, mp_size_t n, int constant_time)

@@ -233,6 +233,33 @@ static void check_injected_fault(void)
     }
 }
 
+/* Short exponents (jbigi_engine_for_power): to GMP where the row says so,
+ * only while nothing is forced; an engine of one modulus form keeps its
+ * modulus; from 1024 bits no exponent is short. */
+static void check_short_exponents(int want)
+{
+    static const mp_limb_t m4[4] = {0x9e3779b97f4a7c15u, 0x0123456789abcdefu, 0xfedcba9876543210u,
+                                    0xc2b2ae3d27d4eb4fu};
+    static const mp_limb_t p25519[4] = {0xffffffffffffffedu, 0xffffffffffffffffu, 0xffffffffffffffffu,
+                                        0x7fffffffffffffffu};
+    mp_limb_t m16[16];
+    for (size_t i = 0; i < 16; i++)
+        m16[i] = m4[i % 4];
+    const jbigi_engine *at4 = jbigi_engine_for_modulus(m4, 4, 0);
+    const int nothing_forced = want == JBIGI_ENGINE_AUTO || want == JBIGI_ENGINE_UNKNOWN;
+    if (nothing_forced && strcmp(at4->name, "adx") == 0) {
+        CHECK(jbigi_engine_for_power(m4, 4, 2) == jbigi_engine_gmp(), "exponent of 2 bits at 4 limbs not on GMP");
+        CHECK(jbigi_engine_for_power(m4, 4, 4) == jbigi_engine_gmp(), "exponent of 4 bits at 4 limbs not on GMP");
+        CHECK(jbigi_engine_for_power(m4, 4, 5) == at4, "exponent of 5 bits at 4 limbs left its engine");
+    } else {
+        CHECK(jbigi_engine_for_power(m4, 4, 2) == at4, "JBIGI_ENGINE set: a short exponent left the engine chosen");
+    }
+    CHECK(jbigi_engine_for_power(p25519, 4, 2) == jbigi_engine_for_modulus(p25519, 4, 0),
+          "a short exponent under 2^255 - 19 left its engine");
+    CHECK(jbigi_engine_for_power(m16, 16, 2) == jbigi_engine_for_modulus(m16, 16, 0),
+          "a short exponent at 1024 bits left its engine");
+}
+
 /* In a child with JBIGI_ENGINE as the parent set it: what the environment
  * says, as the CPU checks and the choice see it.  Exit code: failed checks. */
 static int child(void)
@@ -258,6 +285,7 @@ static int child(void)
         jbigi_engine_note(note, sizeof note);
         CHECK(strstr(note, "not known") != NULL, "JBIGI_ENGINE=%s: no note (\"%s\")", env, note);
     }
+    check_short_exponents(want);
     check_injected_fault();
     return checks_failed > 0;
 }
