@@ -452,7 +452,7 @@ check-engines: $(GMP_DEPS)
 
 bench: lib/libjbigi.so build/classes.stamp
 	JAVA="$(JAVA)" JAVAC="$(JAVAC)" CC="$(CC)" \
-	  CFLAGS="$(LIB_CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" \
+	  CFLAGS="$(LIB_CFLAGS) $(GMP_CFLAGS)" GMP_LIBS="$(GMP_LIBS)" JNI_CFLAGS="$(JNI_CFLAGS)" \
 	  sh test/bench/run-bench.sh $(BENCH_ARGS)
 
 # The JUnit suite also runs against a sanitized libjbigi.so built from C_SOURCES.

@@ -28,7 +28,9 @@ import net.i2p.util.BenchSampler.Timer;
  * modulus with a full-length exponent at 256, 384 and 521 bits; the whole
  * call with the exponent 3 at 256 bits (the cost of a call beside its
  * arithmetic, with its pieces timed alone: the native on arrays made
- * beforehand, and the Java side's conversions); nativeModInverse at 256
+ * beforehand, and the Java side's conversions; and, when call_floor.c's
+ * library loaded, its floor: JNI's work alone, and JNI's work with b^3 mod
+ * m by GMP's mpn functions and nothing else); nativeModInverse at 256
  * bits (a prime modulus).  Beside each: BigInteger, the library's own
  * engine choice, each engine this CPU runs forced (for the whole of each
  * sample, not per call), GMP from C (rawgmp.c) and OpenSSL's
@@ -67,6 +69,8 @@ final class BenchSmall {
         Case java;
         Case auto;
         Case raw;
+        /** The exponent-3 row's floor (call_floor.c's b^3 behind the same JNI calls), when it was loaded. */
+        Case floor;
 
         Row(String label, BenchInputs.Set set, double target) {
             this.label = label;
@@ -277,6 +281,23 @@ final class BenchSmall {
             return nanos;
         };
         addCase(row, "Java side alone", javaOnly, k -> new BigInteger(out[k]), null);
+        if (BenchCallFloor.LOADED)
+            addFloorCases(row, b, e, m);
+    }
+
+    /**
+     * The floor under the whole call (call_floor.c), called as I2P calls:
+     * a native that only reads the three arrays and returns a copy of the
+     * first (checked by its copy), and one that adds b^3 mod m by GMP's mpn
+     * functions and nothing else (checked by its result).
+     */
+    private void addFloorCases(Row row, BigInteger[] b, BigInteger[] e, BigInteger[] m) {
+        IntFunction<BigInteger> jni = k -> new BigInteger(
+                BenchCallFloor.arraysOnly(b[k].toByteArray(), e[k].toByteArray(), m[k].toByteArray()));
+        addCase(row, "floor: JNI alone", Bench.loop(jni, b.length),
+                k -> jni.apply(k).equals(b[k]) ? row.set.expected[k] : null, null);
+        row.floor = add(row, "floor: JNI + mpn b^3", null, k -> new BigInteger(
+                BenchCallFloor.cube(b[k].toByteArray(), e[k].toByteArray(), m[k].toByteArray())));
     }
 
     private void addInverseCases(Row row) throws IOException {
@@ -413,6 +434,11 @@ final class BenchSmall {
             double r = row.auto.median() / row.java.median();
             System.out.printf(Locale.ROOT, "  %-15s %.3f (<= %.2f) %s%n", row.label, r, row.target,
                     r <= row.target ? "met" : "MISSED");
+        }
+        for (Row row : rows) {
+            if (row.floor != null)
+                System.out.printf(Locale.ROOT, "  %-15s floor %.3f: call_floor.c's b^3 mod m by mpn behind the same JNI calls%n",
+                        row.label, row.floor.median() / row.java.median());
         }
     }
 

@@ -38,16 +38,28 @@ builds run-p25519-bench.sh p25519_bench # the special-form engine beside MULX/AD
 builds run-jacobi-bench.sh jacobi_bench # the Jacobi symbol against mpz_jacobi
 builds run-mont-chain.sh mont_chain     # the Montgomery products of 4 to 9 limbs
 
-# test/bench/LegendreBench.java, the Legendre symbol through nativeModPow
-# against BigInteger, compiled against the library's classes.
+# The benchmark's own sources (run-bench.sh builds them only when run):
+# its Java classes (LegendreBench.java among them) against the library's,
+# and call_floor.c, the JNI
+# library of the section small's floor, against the JDK and GMP.
 if [ ! -d build/classes/net/i2p/util ]; then
-    skip "test/bench/LegendreBench.java: build/classes not built (make jar)"
-elif ${JAVAC:-javac} -Xlint:all -Werror -d "$out/legendre" -cp build/classes test/bench/LegendreBench.java \
-    >"$out/legendre-bench.log" 2>&1; then
-    ok "test/bench/LegendreBench.java compiles against build/classes"
+    skip "test/bench/*.java: build/classes not built (make jar)"
+elif ${JAVAC:-javac} -Xlint:all -Werror -d "$out/bench-classes" -cp build/classes test/bench/*.java \
+    >"$out/bench-classes.log" 2>&1; then
+    ok "test/bench/*.java compile against build/classes"
 else
-    cat "$out/legendre-bench.log"
-    not_ok "test/bench/LegendreBench.java does not compile (log: $out/legendre-bench.log)"
+    cat "$out/bench-classes.log"
+    not_ok "test/bench/*.java do not compile (log: $out/bench-classes.log)"
+fi
+jdk=$(dirname "$(dirname "$(readlink -f "$(command -v "${JAVAC:-javac}")")")")
+if [ -n "$GMP_PREFIX" ]; then floor_gmp="-I$GMP_PREFIX/include $GMP_PREFIX/lib/libgmp.a"; else floor_gmp=-lgmp; fi
+# shellcheck disable=SC2086 # a flag list
+if ${CC:-cc} -O2 -Wall -Wextra -Werror -fPIC -shared -I"$jdk/include" -I"$jdk/include/linux" \
+    -o "$out/libjbigibenchfloor.so" test/bench/call_floor.c $floor_gmp >"$out/call-floor.log" 2>&1; then
+    ok "test/bench/call_floor.c builds as a JNI library"
+else
+    cat "$out/call-floor.log"
+    not_ok "test/bench/call_floor.c does not build (log: $out/call-floor.log)"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -4,7 +4,8 @@
 # written to build/bench/ (results.csv, speedup.png) and stdout.
 # Called by `make bench`, which passes the tools in the environment: JAVA,
 # JAVAC, CC, CFLAGS (with GMP's -I), GMP_LIBS (the GMP the library was linked
-# with, so the raw C figures are of the same GMP).  Arguments go to Bench:
+# with, so the raw C figures are of the same GMP), JNI_CFLAGS (the JDK's
+# include directories, for call_floor.c).  Arguments go to Bench:
 # --quick, --sizes 256,2048, --ops modPow,modInverse,i2p,fixedBase,wipe,short,small,
 # --samples N, --sample-ms N.  --ops small alone: the section small only
 # (BenchSmall.java; build/bench/small.csv), about a minute.  JBIGI_LIB_DIR=dir benchmarks dir/libjbigi.so instead.
@@ -17,6 +18,8 @@ JAVAC=${JAVAC:-javac}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2}
 GMP_LIBS=${GMP_LIBS:--lgmp}
+jdk=$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVAC")")")")
+JNI_CFLAGS=${JNI_CFLAGS:--I$jdk/include -I$jdk/include/linux}
 mkdir -p "$out"
 
 if [ ! -r "$lib/libjbigi.so" ] || [ ! -d build/classes ]; then
@@ -50,6 +53,13 @@ if ! $CC $CFLAGS -Isrc -o "$out/rawgmp" test/bench/rawgmp.c test/bench/rawgmp_op
     echo "!! test/bench/rawgmp.c (with src/core/wipe.c) did not compile" >&2
     exit 1
 fi
+# call_floor.c: the floor under the section small's exponent-3 row, a JNI
+# library against the same GMP (JNI_CFLAGS: the JDK's include directories).
+# shellcheck disable=SC2086 # flag lists
+if ! $CC $CFLAGS $JNI_CFLAGS -shared -o "$out/libjbigibenchfloor.so" test/bench/call_floor.c $GMP_LIBS; then
+    echo "!! test/bench/call_floor.c did not compile" >&2
+    exit 1
+fi
 rm -rf "$out/classes"
 mkdir -p "$out/classes"
 if ! $JAVAC -Xlint:all -Werror -d "$out/classes" -cp build/classes test/bench/*.java; then
@@ -58,7 +68,7 @@ if ! $JAVAC -Xlint:all -Werror -d "$out/classes" -cp build/classes test/bench/*.
 fi
 
 # A fixed heap: no resizing in the middle of a measurement.
-$JAVA -Xms512m -Xmx512m -Djava.library.path="$lib" -cp "build/classes:$out/classes" \
+$JAVA -Xms512m -Xmx512m -Djava.library.path="$lib" -Djbigi.bench.floor="$PWD/$out/libjbigibenchfloor.so" -cp "build/classes:$out/classes" \
     net.i2p.util.Bench --rawgmp "$out/rawgmp" --out "$out" "$@"
 status=$?
 [ "$status" -eq 0 ] || exit "$status"
