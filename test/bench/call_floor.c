@@ -29,6 +29,27 @@ static jsize read_array(JNIEnv *env, jbyteArray array, jbyte *buf)
     return len;
 }
 
+/* The three operands' bytes into buf[0 .. 2] and their lengths into len,
+ * as every native taking I2P's three arrays reads them; 0 when one is
+ * longer than MAX_BYTES. */
+static int read_operands(JNIEnv *env, jbyteArray a, jbyteArray b, jbyteArray c, jbyte buf[3][MAX_BYTES], jsize len[3])
+{
+    len[0] = read_array(env, a, buf[0]);
+    len[1] = read_array(env, b, buf[1]);
+    len[2] = read_array(env, c, buf[2]);
+    return len[0] >= 0 && len[1] >= 0 && len[2] >= 0;
+}
+
+/* A new Java array holding len bytes (NULL with an exception pending when
+ * the JVM has no memory for it). */
+static jbyteArray new_array(JNIEnv *env, const jbyte *bytes, jsize len)
+{
+    jbyteArray result = (*env)->NewByteArray(env, len);
+    if (result != NULL)
+        (*env)->SetByteArrayRegion(env, result, 0, len, bytes);
+    return result;
+}
+
 /* Whether the len bytes at bytes hold a non-negative number of at most
  * MAX_LIMBS limbs (a sign byte of zero above them allowed). */
 static int fits(const jbyte *bytes, jsize len)
@@ -61,10 +82,7 @@ static jbyteArray to_array(JNIEnv *env, const mp_limb_t *limbs, mp_size_t n)
     jsize start = 0;
     while (start < full - 1 && out[start] == 0 && out[start + 1] >= 0)
         start++;
-    jbyteArray result = (*env)->NewByteArray(env, full - start);
-    if (result != NULL)
-        (*env)->SetByteArrayRegion(env, result, 0, full - start, out + start);
-    return result;
+    return new_array(env, out + start, full - start);
 }
 
 /* JNI alone: the three arrays read, a copy of the first made.  The bench
@@ -74,13 +92,10 @@ JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_BenchCallFloor_arraysOnly(JNIEnv 
 {
     (void)cls;
     jbyte buf[3][MAX_BYTES];
-    const jsize len = read_array(env, first, buf[0]);
-    if (len < 0 || read_array(env, second, buf[1]) < 0 || read_array(env, third, buf[2]) < 0)
+    jsize len[3];
+    if (!read_operands(env, first, second, third, buf, len))
         return NULL;
-    jbyteArray result = (*env)->NewByteArray(env, len);
-    if (result != NULL)
-        (*env)->SetByteArrayRegion(env, result, 0, len, buf[0]);
-    return result;
+    return new_array(env, buf[0], len[0]);
 }
 
 /* b^3 mod m: b^2, b^3 (three times b's limbs), one division by m. */
@@ -89,14 +104,13 @@ JNIEXPORT jbyteArray JNICALL Java_net_i2p_util_BenchCallFloor_cube(JNIEnv *env, 
 {
     (void)cls;
     jbyte buf[3][MAX_BYTES];
-    const jsize blen = read_array(env, base, buf[0]);
-    const jsize elen = read_array(env, exponent, buf[1]);
-    const jsize mlen = read_array(env, modulus, buf[2]);
-    if (!fits(buf[0], blen) || !fits(buf[2], mlen) || elen != 1 || buf[1][0] != 3)
+    jsize len[3];
+    if (!read_operands(env, base, exponent, modulus, buf, len) || !fits(buf[0], len[0]) || !fits(buf[2], len[2])
+        || len[1] != 1 || buf[1][0] != 3)
         return NULL;
     mp_limb_t b[MAX_LIMBS], m[MAX_LIMBS], square[2 * MAX_LIMBS], cube[3 * MAX_LIMBS];
     mp_limb_t quotient[3 * MAX_LIMBS], rem[MAX_LIMBS] = {0};
-    const mp_size_t bn = to_limbs(b, buf[0], blen), mn = to_limbs(m, buf[2], mlen);
+    const mp_size_t bn = to_limbs(b, buf[0], len[0]), mn = to_limbs(m, buf[2], len[2]);
     if (mn == 0)
         return NULL;
     if (bn == 0)
