@@ -18,10 +18,12 @@
 
 enum { MAX_LIMBS = 8, MAX_BYTES = MAX_LIMBS * 8 + 1 };
 
-/* The array's bytes into buf; its length, or -1 when it is longer than
- * MAX_BYTES. */
+/* The array's bytes into buf; its length, or -1 when it is null or longer
+ * than MAX_BYTES. */
 static jsize read_array(JNIEnv *env, jbyteArray array, jbyte *buf)
 {
+    if (array == NULL)
+        return -1;
     const jsize len = (*env)->GetArrayLength(env, array);
     if (len > MAX_BYTES)
         return -1;
